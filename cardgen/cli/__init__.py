@@ -1,0 +1,98 @@
+"""The ``cardgen`` command line: parse, call the library, report, exit.
+
+Each sub-command lives in its own module and is imported only when it runs,
+so ``cardgen validate`` never pays for reportlab or weasyprint.  Library
+errors (:class:`cardgen.errors.CardgenError`) become exit code 1 with their
+messages; click's own usage errors keep exit code 2.  ``--debug`` shows the
+traceback instead.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+from cardgen.errors import CardgenError, ContentErrors
+
+# name -> "module:attribute"; a new command is one line here plus its module.
+COMMANDS: dict[str, str] = {
+    "validate": "cardgen.cli.validate:validate",
+    "schema": "cardgen.cli.validate:schema",
+}
+
+
+@dataclass
+class Settings:
+    """Options of the top-level group, passed to every command."""
+
+    content_dir: Path
+    debug: bool
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        target = COMMANDS.get(name)
+        if target is None:
+            return None
+        module_name, attribute = target.split(":")
+        return getattr(importlib.import_module(module_name), attribute)
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except CardgenError as error:
+            if ctx.obj is not None and ctx.obj.debug:
+                raise
+            raise LibraryFailure(error) from None
+
+
+class LibraryFailure(click.ClickException):
+    """A library error shown as plain messages, exit code 1."""
+
+    exit_code = 1
+
+    def __init__(self, error: CardgenError):
+        super().__init__(str(error))
+        self.error = error
+
+    def show(self, file=None) -> None:
+        if isinstance(self.error, ContentErrors):
+            for item in self.error.errors:
+                click.secho(f"error: {item}", err=True, fg="red")
+            click.secho(f"{self.error.message}; nothing was written.", err=True, fg="red", bold=True)
+        else:
+            click.secho(f"error: {self.error}", err=True, fg="red")
+
+
+def default_content_dir() -> Path:
+    """``content/`` of the current folder, else of the source checkout."""
+    here = Path.cwd() / "content"
+    if here.is_dir():
+        return here
+    return Path(__file__).resolve().parents[2] / "content"
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--content",
+    "content_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Folder of game content (default: ./content).",
+)
+@click.option("--debug", is_flag=True, help="Show a traceback for library errors.")
+@click.version_option(package_name="cardgen")
+@click.pass_context
+def cli(ctx: click.Context, content_dir: Path | None, debug: bool) -> None:
+    """Validate, simulate and print card games from YAML sources."""
+    ctx.obj = Settings(content_dir=content_dir or default_content_dir(), debug=debug)
+
+
+def main(argv: list[str] | None = None) -> None:
+    cli.main(args=argv, prog_name="cardgen")

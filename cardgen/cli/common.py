@@ -1,0 +1,45 @@
+"""Small helpers the commands share: picking games, drawing tables."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import click
+
+from cardgen.cli import Settings
+
+
+def resolve_games(settings: Settings, names: Sequence[str]) -> list[str]:
+    """The games to work on: those named, or every game in the content folder."""
+    from cardgen.content import discover_games
+
+    available = discover_games(settings.content_dir)
+    if not available:
+        raise click.UsageError(f"no games found in {settings.content_dir} (no */game.yaml)")
+    unknown = [name for name in names if name not in available]
+    if unknown:
+        raise click.BadParameter(
+            f"unknown game {', '.join(map(repr, unknown))}; available: {', '.join(available)}",
+            param_hint="GAME",
+        )
+    return list(names) or available
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
+    """A plain text table with right-aligned numbers."""
+    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    numeric = [all(_is_number(row[i]) for row in cells[1:]) for i in range(len(headers))]
+
+    def line(row: Sequence[str]) -> str:
+        return "  ".join(
+            cell.rjust(width) if is_num else cell.ljust(width)
+            for cell, width, is_num in zip(row, widths, numeric)
+        ).rstrip()
+
+    rule = "  ".join("-" * w for w in widths)
+    return "\n".join([line(cells[0]), rule, *(line(row) for row in cells[1:])])
+
+
+def _is_number(text: str) -> bool:
+    return text.replace(".", "", 1).replace("-", "", 1).isdigit()

@@ -1,0 +1,325 @@
+"""Load a game folder into typed data, collecting every error on the way.
+
+``load_game`` reads ``game.yaml``, ``cards.yaml`` and every ``text/*.yaml``,
+checks each against the schema, then runs the cross-reference checks of
+``cardgen.content.checks``.  It raises one :class:`ContentErrors` holding all
+the problems it found, never just the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, TypeVar, get_origin
+
+from pydantic import BaseModel, ValidationError
+
+from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
+from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
+from cardgen.errors import ContentError, ContentErrors, Locator
+
+GAME_FILE = "game.yaml"
+CARDS_FILE = "cards.yaml"
+TEXT_DIR = "text"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class PhysicalCard:
+    """One printed card: a design and which copy of it this is."""
+
+    card: Card
+    copy: int  # 1-based
+
+    @property
+    def label(self) -> str:
+        return self.card.id if self.card.copies == 1 else f"{self.card.id}#{self.copy}"
+
+
+@dataclass
+class Game:
+    """A loaded, validated game: metadata, cards, and text in every language."""
+
+    root: Path
+    meta: GameMeta
+    cards: list[Card]
+    messages: dict[str, dict[str, str]]  # language -> key -> text
+    documents: dict[str, YamlDocument] = field(default_factory=dict, repr=False)
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def physical_cards(self) -> list[PhysicalCard]:
+        """Every printed card in deck order (cards as listed, copies together)."""
+        return [
+            PhysicalCard(card, copy)
+            for card in self.cards
+            for copy in range(1, card.copies + 1)
+        ]
+
+    def card(self, card_id: str) -> Card:
+        for card in self.cards:
+            if card.id == card_id:
+                return card
+        raise KeyError(card_id)
+
+    def text(self, key: str, language: str | None = None) -> str:
+        """The text of ``key`` in ``language``, falling back to the source."""
+        language = language or self.meta.source_language
+        found = self.messages.get(language, {}).get(key)
+        if found is None:
+            found = self.messages[self.meta.source_language][key]
+        return found
+
+    def data_path(self, name: str) -> Path:
+        return self.root / self.meta.data_files[name]
+
+
+def discover_games(content_dir: Path) -> list[str]:
+    """Ids of the game folders under ``content_dir`` (those with a game.yaml)."""
+    if not content_dir.is_dir():
+        return []
+    return sorted(p.name for p in content_dir.iterdir() if (p / GAME_FILE).is_file())
+
+
+def load_games(content_dir: Path, game_ids: list[str] | None = None) -> list[Game]:
+    """Load several games, reporting the errors of all of them together."""
+    ids = game_ids or discover_games(content_dir)
+    games: list[Game] = []
+    errors: list[ContentError] = []
+    for game_id in ids:
+        try:
+            games.append(load_game(content_dir / game_id, display_root=content_dir.parent))
+        except ContentErrors as failed:
+            errors.extend(failed.errors)
+    if errors:
+        raise ContentErrors(errors)
+    return games
+
+
+def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
+    """Load and check one game folder; raise :class:`ContentErrors` on any problem."""
+    from cardgen.content import checks  # checks imports Game from here
+
+    reader = _Reader(game_dir, display_root)
+    meta = reader.model(GAME_FILE, GameMeta)
+    cards_file = reader.model(CARDS_FILE, CardsFile)
+    messages: dict[str, dict[str, str]] = {}
+    for name, catalogue in reader.text_files():
+        if catalogue.language != Path(name).stem:
+            reader.error(
+                f"language '{catalogue.language}' does not match the file name "
+                f"(expected '{Path(name).stem}')",
+                reader.documents[name].locate(("language",)),
+            )
+        messages[catalogue.language] = dict(catalogue.messages)
+
+    if meta is None or cards_file is None:
+        raise ContentErrors(reader.errors)
+    game = Game(
+        root=game_dir,
+        meta=meta,
+        cards=list(cards_file.cards),
+        messages=messages,
+        documents=reader.documents,
+    )
+    reader.errors.extend(checks.check_game(game))
+    if reader.errors:
+        raise ContentErrors(reader.errors)
+    return game
+
+
+class _Reader:
+    """Reads files of one game folder, accumulating errors instead of raising."""
+
+    def __init__(self, game_dir: Path, display_root: Path | None):
+        self.game_dir = game_dir
+        self.display_root = display_root
+        self.documents: dict[str, YamlDocument] = {}
+        self.errors: list[ContentError] = []
+
+    def error(self, message: str, locator: Locator) -> None:
+        self.errors.append(ContentError(message, locator))
+
+    def display(self, path: Path) -> Path:
+        if self.display_root is not None:
+            try:
+                return path.relative_to(self.display_root)
+            except ValueError:
+                pass
+        return path
+
+    def document(self, name: str) -> YamlDocument | None:
+        path = self.game_dir / name
+        if not path.is_file():
+            self.error(f"missing file: every game folder needs {name}", Locator(file=self.display(path)))
+            return None
+        try:
+            doc = read_yaml(path, self.display(path))
+        except ContentError as exc:
+            self.errors.append(exc)
+            return None
+        self.documents[name] = doc
+        return doc
+
+    def model(self, name: str, model: type[M]) -> M | None:
+        doc = self.document(name)
+        if doc is None:
+            return None
+        return validate_document(doc, model, self.errors)
+
+    def text_files(self) -> Iterator[tuple[str, MessagesFile]]:
+        text_dir = self.game_dir / TEXT_DIR
+        if not text_dir.is_dir():
+            self.error(
+                "missing folder: the source-language text lives in text/<lang>.yaml",
+                Locator(file=self.display(text_dir)),
+            )
+            return
+        for path in sorted(text_dir.glob("*.yaml")):
+            name = f"{TEXT_DIR}/{path.name}"
+            catalogue = self.model(name, MessagesFile)
+            if catalogue is not None:
+                yield name, catalogue
+
+
+def validate_document(doc: YamlDocument, model: type[M], errors: list[ContentError]) -> M | None:
+    """Check ``doc.data`` against ``model``; append one error per problem found."""
+    if not isinstance(doc.data, dict):
+        errors.append(
+            ContentError(
+                f"expected a mapping of keys at the top of the file, found {_type_name(doc.data)}",
+                doc.locate(()),
+            )
+        )
+        return None
+    try:
+        return model.model_validate(doc.data)
+    except ValidationError as exc:
+        for problem in exc.errors(include_url=False):
+            errors.append(_schema_error(doc, problem))
+        return None
+
+
+def _schema_error(doc: YamlDocument, problem: dict[str, Any]) -> ContentError:
+    loc = tuple(problem["loc"])
+    where = _data_path(doc, loc)
+    kind = problem["type"]
+    if loc and loc[-1] == "[key]":
+        return ContentError(
+            f"key '{where[-1]}' is not {_expected_text(problem)}", doc.locate(where, key=True)
+        )
+    if kind == "extra_forbidden":
+        parent = where[:-1]
+        allowed = _allowed_keys(doc, parent)
+        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
+        return ContentError(f"unknown key '{where[-1]}'{hint}", doc.locate(where, key=True))
+    if kind == "missing":
+        return ContentError(f"missing required key '{where[-1]}'", doc.locate(where))
+    found = problem.get("input")
+    message = problem["msg"]
+    if kind.endswith("_type") or kind in {"int_from_float", "bool_parsing"}:
+        message = f"{message}, found {_type_name(found)} {_short(found)}"
+    elif kind == "string_pattern_mismatch":
+        message = f"expected {_expected_text(problem)}, found {_short(found)}"
+    return ContentError(message, doc.locate(where))
+
+
+def _expected_text(problem: dict[str, Any]) -> str:
+    from cardgen.content.model import PATTERN_MEANINGS
+
+    pattern = (problem.get("ctx") or {}).get("pattern")
+    return PATTERN_MEANINGS.get(pattern, f"matching the pattern {pattern}")
+
+
+def _data_path(doc: YamlDocument, loc: tuple) -> tuple:
+    """Keep only the parts of a pydantic location that walk the YAML data.
+
+    Unions add type names (``'str'``, ``'int'``) to the location; those are
+    not keys of the document, so they are dropped.
+    """
+    path: list = []
+    node: Any = doc.data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and not _is_type_tag(part):
+            path.append(part)  # a missing or unknown key
+            node = None
+    return tuple(path)
+
+
+def _is_type_tag(part: str) -> bool:
+    return part in {"str", "int", "float", "bool", "list", "dict"} or "[" in part
+
+
+def _allowed_keys(doc: YamlDocument, parent: tuple) -> list[str]:
+    """The keys the schema allows where an unknown key was found."""
+    from cardgen.content.model import CardsFile, GameMeta, MessagesFile
+
+    roots = {"game.yaml": GameMeta, "cards.yaml": CardsFile}
+    model: Any = roots.get(doc.path.name, MessagesFile)
+    in_dict = False  # the next part is a free key of a dict[str, Model]
+    for part in parent:
+        if isinstance(part, int) or in_dict:
+            in_dict = False
+            continue
+        info = getattr(model, "model_fields", {}).get(part)
+        if info is None:
+            return []
+        in_dict = _is_dict(info.annotation)
+        model = _inner_model(info.annotation)
+        if model is None:
+            return []
+    return sorted(getattr(model, "model_fields", {}))
+
+
+def _is_dict(annotation: Any) -> bool:
+    if get_origin(annotation) is dict:
+        return True
+    return any(_is_dict(arg) for arg in getattr(annotation, "__args__", ()))
+
+
+def _inner_model(annotation: Any) -> Any:
+    """The BaseModel class inside ``list[X]``, ``X | None`` and the like."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()):
+        found = _inner_model(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _type_name(value: Any) -> str:
+    return {
+        dict: "a mapping",
+        list: "a list",
+        str: "text",
+        bool: "a boolean",
+        int: "an integer",
+        float: "a number",
+        type(None): "nothing (null)",
+    }.get(type(value), type(value).__name__)
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+__all__ = [
+    "Game",
+    "PhysicalCard",
+    "discover_games",
+    "format_path",
+    "load_game",
+    "load_games",
+    "validate_document",
+]

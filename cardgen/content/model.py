@@ -1,0 +1,210 @@
+"""The typed content model: what a game's YAML files may say.
+
+Three kinds of file make a game folder ``content/<game>/``:
+
+* ``game.yaml``  -> :class:`GameMeta`: title, players, card size, backs, the
+  composition table (groups and kinds with their declared counts), card
+  attributes, engine settings, rule options, open points and their
+  clarifications, playability limits;
+* ``cards.yaml`` -> :class:`CardsFile`: every card, written out one by one;
+* ``text/<lang>.yaml`` -> :class:`MessagesFile`: the text behind each message
+  key (Russian is the source language).
+
+Every model forbids unknown keys and checks types strictly (``"3"`` is not a
+number), so a misspelt key is an error instead of a silent default.  The JSON
+Schema files in ``content/schema/`` are generated from these classes
+(``cardgen.content.schema``) and a test keeps them in sync.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
+KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)*$"
+LANG_PATTERN = r"^[a-z]{2,3}(-[A-Z]{2})?$"
+COLOR_PATTERN = r"^#[0-9a-fA-F]{6}$"
+SETTING_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+PATTERN_MEANINGS = {
+    ID_PATTERN: "a lower-case id of letters, digits and single hyphens (like 'geo-france')",
+    KEY_PATTERN: "a message key of lower-case words joined by dots (like 'card.france.name')",
+    LANG_PATTERN: "a language code (like 'ru', 'en' or 'pt-BR')",
+    COLOR_PATTERN: "a colour written #rrggbb",
+    SETTING_PATTERN: "a lower-case setting name of letters, digits and underscores",
+}
+
+Id = Annotated[
+    str,
+    StringConstraints(pattern=ID_PATTERN),
+    Field(description="Lower-case ASCII identifier: letters, digits and single hyphens."),
+]
+MessageKey = Annotated[
+    str,
+    StringConstraints(pattern=KEY_PATTERN),
+    Field(description="Key of a message in text/<lang>.yaml, e.g. 'card.france.name'."),
+]
+Language = Annotated[
+    str,
+    StringConstraints(pattern=LANG_PATTERN),
+    Field(description="Language code such as 'ru', 'en', 'de' or 'pt-BR'."),
+]
+Color = Annotated[
+    str,
+    StringConstraints(pattern=COLOR_PATTERN),
+    Field(description="Colour as #rrggbb."),
+]
+RelativePath = Annotated[
+    str,
+    StringConstraints(min_length=1),
+    Field(description="Path relative to the game folder; must stay inside it."),
+]
+SettingName = Annotated[
+    str,
+    StringConstraints(pattern=SETTING_PATTERN),
+    Field(description="Engine setting name in snake_case, e.g. 'hand_size'."),
+]
+Scalar = str | int | float | bool
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class PlayerCount(Strict):
+    min: int = Field(ge=1, le=20)
+    max: int = Field(ge=1, le=20)
+
+
+class CardSize(Strict):
+    """Trim size of one card; klepka's tiles are square."""
+
+    width_mm: float = Field(gt=10, le=300)
+    height_mm: float = Field(gt=10, le=300)
+    corner_radius_mm: float = Field(default=3.0, ge=0, le=20)
+
+
+class Back(Strict):
+    id: Id
+    name: MessageKey
+    color: Color
+    art: RelativePath | None = None
+
+
+class Kind(Strict):
+    """A kind of card inside a group, with the count the rulebook states."""
+
+    id: Id
+    name: MessageKey
+    cards: int = Field(ge=0, description="Physical cards of this kind, copies included.")
+
+
+class Group(Strict):
+    """One row of the composition table the rulebook prints."""
+
+    id: Id
+    name: MessageKey
+    color: Color
+    cards: int = Field(ge=0, description="Physical cards in the group, copies included.")
+    kinds: list[Kind] = Field(default_factory=list)
+
+
+class AttributeSpec(Strict):
+    """Declares one engine attribute that cards may carry under ``attrs``."""
+
+    type: Literal["string", "integer", "boolean", "enum"]
+    values: list[str | int] | None = Field(default=None, description="Allowed values of an enum.")
+    minimum: int | None = None
+    maximum: int | None = None
+    required_in: list[Id] = Field(
+        default_factory=list, description="Groups whose every card must carry the attribute."
+    )
+    description: str = ""
+
+
+class RuleOption(Strict):
+    """A named rule variant; the seed's reading is the default."""
+
+    id: Id
+    name: MessageKey
+    default: Scalar
+    choices: list[Scalar] = Field(min_length=1)
+
+
+class Clarification(Strict):
+    """Our answer to one open point of the rules, with why."""
+
+    id: Id = Field(description="The open point this answers.")
+    question: MessageKey
+    decision: MessageKey
+    rationale: MessageKey
+    option: Id | None = Field(default=None, description="Rule option that holds the decision.")
+
+
+class Limits(Strict):
+    """Playability limits that ``cardgen validate --simulate`` checks."""
+
+    games: int = Field(default=1000, ge=1, le=1_000_000)
+    seed: int = 1
+    players: int | None = Field(default=None, ge=1, le=20)
+    completion_rate_min: float = Field(default=1.0, ge=0, le=1)
+    turns_max: int = Field(default=10_000, ge=1, description="Hard bound on one game's length.")
+    turns_p95_max: float | None = Field(default=None, gt=0)
+    first_player_win_rate: list[float] | None = Field(
+        default=None, min_length=2, max_length=2, description="[low, high] band."
+    )
+    balance_min: float | None = Field(default=None, ge=0, le=1)
+
+
+class GameMeta(Strict):
+    """Everything about a game except its cards (``game.yaml``)."""
+
+    id: Id
+    title: MessageKey
+    engine: Id | None = Field(default=None, description="Reference engine that plays the game.")
+    players: PlayerCount
+    source_language: Language = "ru"
+    languages: list[Language] = Field(min_length=1)
+    card_size: CardSize
+    total_cards: int = Field(ge=1, description="Physical cards in the box, copies included.")
+    backs: list[Back] = Field(min_length=1)
+    groups: list[Group] = Field(min_length=1)
+    attributes: dict[Id, AttributeSpec] = Field(default_factory=dict)
+    settings: dict[SettingName, Scalar] = Field(
+        default_factory=dict, description="Engine parameters (hand size, grid, ...)."
+    )
+    rule_options: list[RuleOption] = Field(default_factory=list)
+    open_points: list[Id] = Field(
+        default_factory=list, description="Points the rules leave open; each needs a clarification."
+    )
+    clarifications: list[Clarification] = Field(default_factory=list)
+    data_files: dict[Id, RelativePath] = Field(
+        default_factory=dict, description="Extra data an engine reads (e.g. a reference base)."
+    )
+    limits: Limits | None = None
+
+
+class Card(Strict):
+    """One card design; ``copies`` says how many physical cards print from it."""
+
+    id: Id
+    group: Id
+    kind: Id | None = None
+    copies: int = Field(default=1, ge=1, le=1000)
+    back: Id
+    text: dict[Id, MessageKey] = Field(
+        default_factory=dict, description="Text fields of the card by message key."
+    )
+    art: RelativePath | None = None
+    attrs: dict[Id, str | int | bool] = Field(default_factory=dict)
+
+
+class CardsFile(Strict):
+    cards: list[Card] = Field(min_length=1)
+
+
+class MessagesFile(Strict):
+    language: Language
+    messages: dict[MessageKey, str] = Field(min_length=1)

@@ -1,0 +1,117 @@
+"""The one place where cardgen's exceptions live.
+
+Every error carries a :class:`Locator` saying where the problem is (file, line,
+column, field path, card, language), so that the CLI can print a message a
+content author can act on without reading a traceback.
+
+The library raises; only the CLI decides how to print and which exit code to
+use (see ``cardgen.cli``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Iterable
+
+
+@dataclass(frozen=True)
+class Locator:
+    """Where an error was found. Every part is optional."""
+
+    file: Path | None = None
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+    field: str | None = None  # dotted path such as ``cards[3].copies``
+    card: str | None = None
+    language: str | None = None
+
+    def __str__(self) -> str:
+        place = ""
+        if self.file is not None:
+            place = str(self.file)
+            if self.line is not None:
+                place += f":{self.line}"
+                if self.column is not None:
+                    place += f":{self.column}"
+        details = [
+            f"{name} {value}"
+            for name, value in (
+                ("field", self.field),
+                ("card", self.card),
+                ("language", self.language),
+            )
+            if value
+        ]
+        if details:
+            place = f"{place} ({', '.join(details)})" if place else ", ".join(details)
+        return place
+
+    def with_(self, **changes) -> "Locator":
+        return replace(self, **changes)
+
+
+class CardgenError(Exception):
+    """Base of every error cardgen raises on purpose."""
+
+    def __init__(self, message: str, locator: Locator | None = None):
+        super().__init__(message)
+        self.message = message
+        self.locator = locator or Locator()
+
+    def __str__(self) -> str:
+        where = str(self.locator)
+        return f"{where}: {self.message}" if where else self.message
+
+
+class ContentError(CardgenError):
+    """A mistake in the YAML content: syntax, schema or cross-reference."""
+
+
+class ContentErrors(CardgenError):
+    """Several content errors found in one run, reported together."""
+
+    def __init__(self, errors: Iterable[ContentError]):
+        self.errors = sorted(errors, key=_error_sort_key)
+        count = len(self.errors)
+        super().__init__(f"{count} content error{'s' if count != 1 else ''}")
+
+    def __str__(self) -> str:
+        return "\n".join(str(error) for error in self.errors)
+
+
+class SimulationError(CardgenError):
+    """A game engine or the simulation broke a rule or an invariant."""
+
+
+class InvariantViolation(SimulationError):
+    """An invariant failed during a simulated game; the locator says which."""
+
+    def __init__(self, message: str, *, game: str, seed: int, move_number: int):
+        super().__init__(f"{message} (game {game}, seed {seed}, move {move_number})")
+        self.game = game
+        self.seed = seed
+        self.move_number = move_number
+
+
+class RenderError(CardgenError):
+    """Cards, sheets or rulebooks could not be rendered."""
+
+
+class TextOverflowError(RenderError):
+    """Text does not fit its box even at the smallest allowed size."""
+
+
+class I18nError(CardgenError):
+    """A translation catalogue is broken or incomplete."""
+
+
+def _error_sort_key(error: CardgenError) -> tuple:
+    loc = error.locator
+    return (
+        str(loc.file or ""),
+        loc.line or 0,
+        loc.column or 0,
+        loc.field or "",
+        error.message,
+    )
