@@ -1,0 +1,185 @@
+"""What every reference engine provides, and what the simulation relies on.
+
+The shape follows OpenSpiel and python-chess: an :class:`Engine` is the
+static description of a game built from its content (the deck comes from
+``cards.yaml``, never from a list in code) plus its rule options; a
+:class:`GameState` is one game in progress with its own seeded RNG.
+
+Contract of a state, checked by the simulation after every move:
+
+* ``legal_moves()`` returns moves in a stable, sorted order, and is empty
+  only when ``is_over()``;
+* ``apply(move)`` changes the state; an illegal move raises
+  :class:`cardgen.errors.SimulationError`;
+* every physical card is in exactly one place (``card_places()``), and the
+  multiset of cards never changes;
+* ``clone()`` is equal (``==``) to the original and independent of it;
+* ``to_dict()`` is plain JSON-able data describing the whole state (used for
+  golden replays and the equality check);
+* all randomness comes from the state's ``random.Random`` seeded from the
+  seed the game was started with; every shuffle is logged in ``log`` so that
+  (seed, moves) replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Hashable, Mapping
+
+from cardgen.content.loader import Game
+from cardgen.errors import ContentError, Locator
+
+Move = Hashable  # engines use small frozen dataclasses or tuples
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winners`` lists the seats that won (several on a shared win, none on a
+    draw); ``scores`` is the game's own measure per seat (goals, dung cards,
+    points); ``ranking`` orders seats from first place to last where the game
+    has places.
+    """
+
+    winners: tuple[int, ...]
+    scores: tuple[float, ...]
+    draw: bool = False
+    ranking: tuple[int, ...] = ()
+    reason: str = ""
+
+
+class GameState(ABC):
+    """One game in progress."""
+
+    def __init__(self, engine: "Engine", players: int, seed: int):
+        self.engine = engine
+        self.players = players
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.turn = 0  # moves applied so far
+        self.events: Counter[str] = Counter()
+        self.log: list[tuple[str, Any]] = []  # shuffles and other chance events
+
+    # -- to implement --------------------------------------------------------
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat (0-based) whose decision ``legal_moves`` offers."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move in a stable order; empty only when the game is over."""
+
+    @abstractmethod
+    def apply(self, move: Move) -> None:
+        """Play ``move`` for ``current_player()``."""
+
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """The result; only valid when ``is_over()``."""
+
+    @abstractmethod
+    def card_places(self) -> Mapping[str, list[str]]:
+        """Place name -> physical card labels there (see ``PhysicalCard.label``)."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as plain data (RNG state excluded)."""
+
+    # -- shared --------------------------------------------------------------
+    def clone(self) -> "GameState":
+        import copy
+
+        return copy.deepcopy(self)
+
+    def shuffle(self, cards: list, why: str) -> None:
+        """Shuffle in place with the game's RNG and log it for replays."""
+        self.rng.shuffle(cards)
+        self.log.append(("shuffle", why))
+        self.events["reshuffles" if why.startswith("re") else "shuffles"] += 1
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, GameState)
+            and type(self) is type(other)
+            and self.to_dict() == other.to_dict()
+            and self.rng.getstate() == other.rng.getstate()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+Bot = Callable[[GameState, random.Random], Move]
+
+
+class Engine(ABC):
+    """A game's rules, built from its loaded content and rule options."""
+
+    id: ClassVar[str]
+    #: Declared bound on moves in one game; the simulation fails a game past it.
+    max_moves: ClassVar[int] = 10_000
+
+    def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
+        self.game = game
+        self.options = resolve_options(game, options or {})
+
+    @abstractmethod
+    def new_game(self, players: int, seed: int) -> GameState: ...
+
+    @abstractmethod
+    def bots(self) -> dict[str, Bot]:
+        """Named bots; at least ``random`` and ``greedy``."""
+
+    def setting(self, name: str) -> Any:
+        try:
+            return self.game.meta.settings[name]
+        except KeyError:
+            raise ContentError(
+                f"engine '{self.id}' needs setting '{name}' in game.yaml settings",
+                Locator(file=self.game.root / "game.yaml", field=f"settings.{name}"),
+            ) from None
+
+
+def resolve_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:
+    """Rule option values: the content's defaults overridden by ``given``.
+
+    Values given as text (from ``--option NAME=VALUE``) are matched against
+    the declared choices by their text form.
+    """
+    declared = {option.id: option for option in game.meta.rule_options}
+    values = {option.id: option.default for option in game.meta.rule_options}
+    for name, value in given.items():
+        option = declared.get(name)
+        if option is None:
+            raise ContentError(
+                f"unknown rule option '{name}'; {game.id} has: {', '.join(declared) or 'none'}"
+            )
+        matches = [c for c in option.choices if c == value or _text(c) == _text(value)]
+        if not matches:
+            raise ContentError(
+                f"rule option '{name}' cannot be {value!r}; choices: "
+                f"{', '.join(_text(c) for c in option.choices)}"
+            )
+        values[name] = matches[0]
+    return values
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+@dataclass
+class EngineRegistry:
+    """Engine id -> engine class, filled by ``cardgen.engines``."""
+
+    engines: dict[str, type[Engine]] = field(default_factory=dict)
+
+    def register(self, engine: type[Engine]) -> type[Engine]:
+        self.engines[engine.id] = engine
+        return engine
