@@ -58,6 +58,7 @@ def composition(game: "Game") -> list[CompositionRow]:
 def check_game(game: "Game") -> list[ContentError]:
     checker = _Checker(game)
     for check in (
+        checker.identity,
         checker.unique_ids,
         checker.languages,
         checker.message_keys,
@@ -92,6 +93,16 @@ class _Checker:
         return self.at(CARDS, "cards", index, *where, key=key, card=self.game.cards[index].id)
 
     # -- checks ------------------------------------------------------------
+    def identity(self) -> None:
+        folder = self.game.root.name
+        if self.meta.id != folder:
+            # The command line names games by folder; an id that differs would
+            # make 'cardgen build head-game' and the manifest disagree.
+            self.fail(
+                f"game id '{self.meta.id}' does not match its folder name '{folder}'",
+                self.at(GAME, "id"),
+            )
+
     def unique_ids(self) -> None:
         def duplicates(items: Iterable[str], file: str, *prefix: str | int) -> None:
             seen: dict[str, int] = {}
@@ -122,7 +133,8 @@ class _Checker:
                 f"source language '{meta.source_language}' must be one of languages {meta.languages}",
                 self.at(GAME, "source_language"),
             )
-        if meta.source_language not in self.game.messages:
+        source_file = self.game.root / "text" / f"{meta.source_language}.yaml"
+        if not source_file.is_file():
             self.fail(
                 f"no text for the source language: expected text/{meta.source_language}.yaml",
                 Locator(file=self._display(self.game.root / "text")),

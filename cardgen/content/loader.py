@@ -220,11 +220,28 @@ def _schema_error(doc: YamlDocument, problem: dict[str, Any]) -> ContentError:
         return ContentError(f"missing required key '{where[-1]}'", doc.locate(where))
     found = problem.get("input")
     message = problem["msg"]
-    if kind.endswith("_type") or kind in {"int_from_float", "bool_parsing"}:
+    if kind in {"model_type", "dict_type"}:
+        keys = _allowed_keys(doc, where) if kind == "model_type" else []
+        listed = f" with keys {', '.join(keys)}" if keys else ""
+        message = f"expected a mapping{listed}, found {_type_name(found)} {_short(found)}"
+    elif kind in _EXPECTED:
+        message = f"expected {_EXPECTED[kind]}, found {_type_name(found)} {_short(found)}"
+    elif kind.endswith("_type") or kind in {"int_from_float", "bool_parsing"}:
         message = f"{message}, found {_type_name(found)} {_short(found)}"
     elif kind == "string_pattern_mismatch":
         message = f"expected {_expected_text(problem)}, found {_short(found)}"
     return ContentError(message, doc.locate(where))
+
+
+_EXPECTED = {
+    "int_type": "an integer",
+    "int_from_float": "a whole number",
+    "float_type": "a number",
+    "string_type": "text",
+    "bool_type": "true or false",
+    "list_type": "a list",
+    "literal_error": "one of the listed values",
+}
 
 
 def _expected_text(problem: dict[str, Any]) -> str:

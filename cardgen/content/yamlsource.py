@@ -108,7 +108,12 @@ def read_yaml(path: Path, display_path: Path | None = None) -> YamlDocument:
         mark = exc.problem_mark or exc.context_mark
         problem = exc.problem or exc.context or "invalid YAML"
         if exc.context and exc.problem:
-            problem = f"{exc.problem} ({exc.context})"
+            problem = f"{exc.problem} ({exc.context}"
+            if exc.context_mark is not None and exc.context_mark is not mark:
+                problem += f" that starts on line {exc.context_mark.line + 1}"
+            problem += ")"
+        if exc.problem == "but found another document":
+            problem = "a content file holds one YAML document, found a second one after '---'"
         raise ContentError(
             f"YAML syntax error: {problem}",
             where.with_(
@@ -155,9 +160,7 @@ class _Builder:
             raise ContentError(
                 f"document expands to more than {MAX_NODES:,} values; "
                 "this looks like an alias bomb (repeated '*alias' references)",
-                self.doc.locate(where).with_(
-                    line=node.start_mark.line + 1, column=node.start_mark.column + 1
-                ),
+                Locator(file=self.doc.display_path),
             )
         self.doc.value_marks.setdefault(
             where, Mark(node.start_mark.line + 1, node.start_mark.column + 1)
