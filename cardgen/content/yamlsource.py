@@ -24,6 +24,10 @@ MAX_NODES = 200_000  # values built from one file, counting alias expansions
 Path_ = tuple[str | int, ...]
 
 _TAB_INDENT = re.compile(r"^[ ]*\t")
+_PLAIN_TAGS = {
+    f"tag:yaml.org,2002:{name}"
+    for name in ("str", "int", "float", "bool", "null", "timestamp", "seq", "map")
+}
 
 
 @dataclass(frozen=True)
@@ -165,6 +169,12 @@ class _Builder:
         self.doc.value_marks.setdefault(
             where, Mark(node.start_mark.line + 1, node.start_mark.column + 1)
         )
+        if node.tag not in _PLAIN_TAGS:
+            raise ContentError(
+                f"unsupported YAML tag '{node.tag}'; content files hold plain text, "
+                "numbers, booleans, dates, lists and mappings",
+                self._at(node, where),
+            )
         if isinstance(node, yaml.ScalarNode):
             try:
                 return self.constructor.construct_object(node, deep=True)
