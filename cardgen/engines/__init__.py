@@ -15,7 +15,10 @@ from cardgen.engines.base import Engine
 from cardgen.errors import ContentError, Locator
 
 # engine id -> "module:class"; a new engine is one line here plus its module.
-ENGINES: dict[str, str] = {}
+ENGINES: dict[str, str] = {
+    "klepka": "cardgen.engines.klepka:KlepkaEngine",
+    "head-game": "cardgen.engines.head_game:HeadGameEngine",
+}
 
 
 def engine_for(game: Game, options: Mapping[str, Any] | None = None) -> Engine:

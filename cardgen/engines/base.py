@@ -94,9 +94,16 @@ class GameState(ABC):
 
     # -- shared --------------------------------------------------------------
     def clone(self) -> "GameState":
+        """An equal, independent copy.
+
+        The engine (static rules and content) is shared, not copied: it never
+        changes during a game, and deep-copying the loaded content would make
+        a clone cost milliseconds.  Engines may override this with a faster
+        field-by-field copy.
+        """
         import copy
 
-        return copy.deepcopy(self)
+        return copy.deepcopy(self, memo={id(self.engine): self.engine})
 
     def shuffle(self, cards: list, why: str) -> None:
         """Shuffle in place with the game's RNG and log it for replays."""
@@ -115,6 +122,10 @@ class GameState(ABC):
     __hash__ = None  # type: ignore[assignment]
 
 
+#: A bot picks one of ``state.legal_moves()``.  It gets its own RNG (seeded
+#: by the simulation from the game's seed) and must never draw from
+#: ``state.rng``: the game's chance events must not depend on who plays, so
+#: that (seed, moves) replays a game whatever chose the moves.
 Bot = Callable[[GameState, random.Random], Move]
 
 
@@ -131,6 +142,11 @@ class Engine(ABC):
 
     @abstractmethod
     def new_game(self, players: int, seed: int) -> GameState: ...
+
+    def move_bound(self, players: int) -> int:
+        """Most moves one game may take; engines whose bound depends on the
+        settings or the player count override this (default: ``max_moves``)."""
+        return self.max_moves
 
     @abstractmethod
     def bots(self) -> dict[str, Bot]:

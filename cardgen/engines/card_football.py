@@ -1,0 +1,573 @@
+"""Reference engine of «Карточный футбол» (card-football), two players.
+
+Rules: seed 001 plus the clarifications in ``content/card-football``.  The
+deck, the save pile and every count come from the content; this module holds
+only the rules.
+
+A move is the index of the column whose top card the player takes (an
+``int``).  After the take, :meth:`CardFootballState.classify` finds the first
+case of the seed's priority list that holds, and the state carries it out:
+
+1. the taken card's suit is sent off: the card is removed;
+2. long shot: four cards of the taken rank, one per suit, anywhere in the
+   active (clarification long-shot-cards): a goal, the four are removed, the
+   turn passes;
+3. the opponent's cards of the same rank (other suits) are removed; the scan
+   goes on;
+4. the opponent holds the same rank *and* suit: the taken card is removed and
+   the turn passes;
+5. shot (the card lands fourth in its column), saved with up to 2 save cards;
+   if step 3 removed anything, the card is removed instead and the player gets
+   one extra move;
+6. free kick (the card lands on the same rank and suit): 1 to 4 save cards by
+   rank, the column is removed, the opponent gets penalty cards, the turn
+   passes;
+7. attack (the card lands on the rank one lower): 3 extra moves;
+8. corner (the card lands third on a column whose first card has its rank):
+   2 extra moves.
+
+Interpretations the content does not spell out (see the engine report):
+"the turn passes" forfeits extra moves still owed; extra moves granted while
+others are owed add up; the unavailable columns are those taken from during
+the player's current run of consecutive takes, or, before the run's first
+take, the column of their last take.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Mapping
+
+from cardgen.content.loader import Game
+from cardgen.engines.base import Bot, Engine, GameState, Outcome
+from cardgen.errors import ContentError, Locator, SimulationError
+
+MAIN_GROUP = "main"
+SAVE_GROUP = "save"
+SUITS_ATTR = "suit"
+RANKS_ATTR = "rank"
+
+#: Save cards a free kick is taken against, by the rank of the taken card
+#: (seed: ace/king = penalty, queen/jack = 2nd degree, 10/9 = 3rd, 8/7/6 = 4th).
+FREE_KICK_SAVE_CARDS: Mapping[str, int] = {
+    "ace": 1, "king": 1, "queen": 2, "jack": 2, "10": 3, "9": 3, "8": 4, "7": 4, "6": 4,
+}
+FREE_KICK_EVENT = {1: "penalties", 2: "free_kicks_2nd", 3: "free_kicks_3rd", 4: "free_kicks_4th"}
+SHOT_SAVE_CARDS = 2
+ATTACK_EXTRA_MOVES = 3
+CORNER_EXTRA_MOVES = 2
+CANCELLED_SHOT_EXTRA_MOVES = 1
+
+
+class Case(Enum):
+    """The priority-list case a take falls under (the first that holds)."""
+
+    SENT_OFF_SUIT = 1
+    LONG_SHOT = 2
+    SAME_CARD = 4  # step 4; step 3 (removals) is reported by ``Take.removes``
+    SHOT = 5
+    CANCELLED_SHOT = 55  # step 5's exception: removals cancel the shot
+    FREE_KICK = 6
+    ATTACK = 7
+    CORNER = 8
+    PLAIN = 9
+
+
+@dataclass(frozen=True)
+class Take:
+    """What taking ``card`` would do, before anything random happens."""
+
+    card: str
+    case: Case
+    removes: int  # opponent cards of the same rank, other suits (step 3)
+    column_size: int  # the active column's size with the card on top
+
+
+class CardFootballEngine(Engine):
+    id = "card-football"
+
+    def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
+        super().__init__(game, options)
+        self.columns = int(self.setting("columns"))
+        self.column_depth = int(self.setting("column_depth"))
+        self.face_up = int(self.setting("face_up"))
+        self.halves = int(self.setting("halves"))
+        self.added_cards_max = int(self.setting("added_cards_max"))
+        self.suspension_cards = int(self.setting("suspension_cards"))
+        self.extra_time_max = int(self.setting("extra_time_max"))
+        self.suits: tuple[str, ...] = tuple(str(v) for v in game.meta.attributes[SUITS_ATTR].values or ())
+        rank_order = [str(v) for v in game.meta.attributes[RANKS_ATTR].values or ()]
+        self.main_cards: tuple[str, ...] = ()
+        self.save_cards: tuple[str, ...] = ()
+        self.suit_of: dict[str, int] = {}  # label -> suit index; save jokers absent
+        self.rank_of: dict[str, int] = {}  # label -> position in the rank order
+        self.rank_name: dict[str, str] = {}
+        self._read_deck(game, rank_order)
+        if len(self.main_cards) < self.columns * self.column_depth:
+            raise ContentError(
+                f"card-football needs at least {self.columns * self.column_depth} main cards, "
+                f"found {len(self.main_cards)}",
+                Locator(file=game.root / "cards.yaml"),
+            )
+
+    def _read_deck(self, game: Game, rank_order: list[str]) -> None:
+        main: list[str] = []
+        save: list[str] = []
+        for physical in game.physical_cards():
+            card, label = physical.card, physical.label
+            if card.group == MAIN_GROUP:
+                main.append(label)
+                self.suit_of[label] = self.suits.index(str(card.attrs[SUITS_ATTR]))
+                self.rank_of[label] = rank_order.index(str(card.attrs[RANKS_ATTR]))
+                self.rank_name[label] = str(card.attrs[RANKS_ATTR])
+            elif card.group == SAVE_GROUP:
+                save.append(label)
+                if SUITS_ATTR in card.attrs:  # jokers have no suit and save any shot
+                    self.suit_of[label] = self.suits.index(str(card.attrs[SUITS_ATTR]))
+        self.main_cards, self.save_cards = tuple(main), tuple(save)
+
+    def move_bound(self, players: int) -> int:
+        per_period = self.columns * self.column_depth + self.added_cards_max
+        periods = self.halves + (self.extra_time_max if self.options["result"] == "extra-time" else 0)
+        return per_period * periods
+
+    def new_game(self, players: int, seed: int) -> "CardFootballState":
+        if players != 2:
+            raise SimulationError(f"card-football is a game for 2 players, not {players}")
+        return CardFootballState(self, seed)
+
+    def bots(self) -> dict[str, Bot]:
+        return {"random": random_bot, "greedy": greedy_bot}
+
+
+class CardFootballState(GameState):
+    engine: CardFootballEngine
+
+    def __init__(self, engine: CardFootballEngine, seed: int, *, deal: bool = True):
+        super().__init__(engine, 2, seed)
+        suits = len(engine.suits)
+        self.period = 0  # 0 and 1 are the halves, 2... extra time
+        self.score = [0, 0]
+        self.columns: list[list[str]] = [[] for _ in range(engine.columns)]  # bottom .. top
+        self.reserve: list[str] = []  # the undealt main cards of this period
+        self.actives: list[list[list[str]]] = [[[] for _ in range(suits)] for _ in range(2)]
+        self.penalty_cards = [[0] * suits for _ in range(2)]
+        self.removed: list[str] = []
+        self.save_pile: list[str] = []  # top is the end
+        self.save_used: list[str] = []
+        self.to_move = 0
+        self.extra_moves = 0
+        self.run: list[int] = []  # columns taken in the current run of consecutive takes
+        self.last_column: list[int | None] = [None, None]
+        self.added = 0
+        self.over = False
+        self.end_reason = ""
+        self._legal: list[int] | None = None
+        if deal:
+            self.save_pile = list(engine.save_cards)
+            self.shuffle(self.save_pile, "save pile")
+            self._deal()
+
+    # -- contract --------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.to_move
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_moves(self) -> list[int]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[int]:
+        if self.over:
+            return []
+        filled = [i for i, column in enumerate(self.columns) if column]
+        unavailable = self.unavailable_columns()
+        open_columns = [i for i in filled if i not in unavailable]
+        return open_columns or filled  # the escape: every column unavailable or empty
+
+    def unavailable_columns(self) -> set[int]:
+        if self.run:
+            return set(self.run)
+        last = self.last_column[self.to_move]
+        return set() if last is None else {last}
+
+    def apply(self, move: Any) -> None:
+        legal = self.legal_moves()
+        if move not in legal:
+            raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+        if move in self.unavailable_columns():
+            self.events["escapes"] += 1
+        self.turn += 1
+        self._legal = None
+        self.run.append(move)
+        card = self.columns[move].pop()
+        passes = self._resolve(self.classify(self.to_move, card))
+        if self.over:
+            return
+        if not any(self.columns):
+            self._end_period()
+        elif passes or self.extra_moves == 0:
+            self._pass_turn()
+        else:
+            self.extra_moves -= 1
+
+    def outcome(self) -> Outcome:
+        home, away = self.score
+        if home == away:
+            return Outcome((), (home, away), draw=True, ranking=(), reason=self.end_reason)
+        winner = 0 if home > away else 1
+        return Outcome((winner,), (home, away), ranking=(winner, 1 - winner), reason=self.end_reason)
+
+    def card_places(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {f"column{i + 1}": c for i, c in enumerate(self.columns)}
+        for player, active in enumerate(self.actives):
+            for suit, column in zip(self.engine.suits, active):
+                places[f"active{player}.{suit}"] = column
+        places["reserve"] = self.reserve
+        places["removed"] = self.removed
+        places["save.pile"] = self.save_pile
+        places["save.used"] = self.save_used
+        return places
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "period": self.period,
+            "score": list(self.score),
+            "places": {name: list(cards) for name, cards in self.card_places().items()},
+            "penalty_cards": [list(p) for p in self.penalty_cards],
+            "to_move": self.to_move,
+            "extra_moves": self.extra_moves,
+            "run": list(self.run),
+            "last_column": list(self.last_column),
+            "added": self.added,
+            "over": self.over,
+            "end_reason": self.end_reason,
+            "turn": self.turn,
+        }
+
+    def clone(self) -> "CardFootballState":
+        other = CardFootballState.__new__(CardFootballState)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.events = self.events.copy()
+        other.log = list(self.log)
+        other.score = list(self.score)
+        other.columns = [list(c) for c in self.columns]
+        other.reserve = list(self.reserve)
+        other.actives = [[list(c) for c in active] for active in self.actives]
+        other.penalty_cards = [list(p) for p in self.penalty_cards]
+        other.removed = list(self.removed)
+        other.save_pile = list(self.save_pile)
+        other.save_used = list(self.save_used)
+        other.run = list(self.run)
+        other.last_column = list(self.last_column)
+        other._legal = None
+        return other
+
+    # -- what the players see ---------------------------------------------------------
+    def face_up(self, column: int) -> list[str]:
+        """The face-up cards of a column, bottom to top: its top ``face_up`` cards."""
+        cards = self.columns[column]
+        return cards[max(0, len(cards) - self.engine.face_up):]
+
+    def sent_off(self, player: int, suit: int) -> bool:
+        return self.penalty_cards[player][suit] >= self.engine.suspension_cards
+
+    # -- the priority list -----------------------------------------------------------
+    def classify(self, player: int, card: str) -> Take:
+        """The first case of the priority list that taking ``card`` meets (no side effects)."""
+        engine = self.engine
+        suit, rank = engine.suit_of[card], engine.rank_of[card]
+        if self.sent_off(player, suit):
+            return Take(card, Case.SENT_OFF_SUIT, 0, 0)
+        active = self.actives[player]
+        column = active[suit]
+        size = len(column) + 1
+        if self._completes_long_shot(active, suit, rank):
+            return Take(card, Case.LONG_SHOT, 0, size)
+        opponent = self.actives[1 - player]
+        rank_of = engine.rank_of
+        removes = sum(
+            1 for s, cards in enumerate(opponent) if s != suit for c in cards if rank_of[c] == rank
+        )
+        if any(rank_of[c] == rank for c in opponent[suit]):
+            return Take(card, Case.SAME_CARD, removes, size)
+        if size == 4:
+            return Take(card, Case.CANCELLED_SHOT if removes else Case.SHOT, removes, size)
+        below = rank_of[column[-1]] if column else None
+        if below == rank:
+            return Take(card, Case.FREE_KICK, removes, size)
+        if below is not None and below == rank - 1:
+            return Take(card, Case.ATTACK, removes, size)
+        if size == 3 and rank_of[column[0]] == rank:
+            return Take(card, Case.CORNER, removes, size)
+        return Take(card, Case.PLAIN, removes, size)
+
+    def _completes_long_shot(self, active: list[list[str]], suit: int, rank: int) -> bool:
+        rank_of = self.engine.rank_of
+        return all(
+            s == suit or any(rank_of[c] == rank for c in cards) for s, cards in enumerate(active)
+        )
+
+    def _resolve(self, take: Take) -> bool:
+        """Carry out a classified take; True when the turn passes to the opponent."""
+        player, card = self.to_move, take.card
+        if take.case is Case.SENT_OFF_SUIT:
+            self.removed.append(card)
+            self.events["sent_off_suit_takes"] += 1
+            return False
+        suit = self.engine.suit_of[card]
+        column = self.actives[player][suit]
+        column.append(card)
+        if take.case is Case.LONG_SHOT:
+            self._long_shot(player, card)
+            return True
+        if take.removes:
+            self._remove_rank(1 - player, suit, self.engine.rank_of[card])
+        handler = _CASE_HANDLERS.get(take.case)
+        return handler(self, player, suit, take) if handler else False
+
+    def _long_shot(self, player: int, card: str) -> None:
+        rank = self.engine.rank_of[card]
+        for cards in self.actives[player]:
+            for index in range(len(cards) - 1, -1, -1):  # the topmost card of the rank
+                if self.engine.rank_of[cards[index]] == rank:
+                    self.removed.append(cards.pop(index))
+                    break
+        self.events["long_shots"] += 1
+        self._goal(player, "long_shot")
+
+    def _remove_rank(self, player: int, keep_suit: int, rank: int) -> None:
+        for suit, cards in enumerate(self.actives[player]):
+            if suit == keep_suit:
+                continue
+            kept = [c for c in cards if self.engine.rank_of[c] != rank]
+            if len(kept) != len(cards):
+                self.events["rank_removals"] += len(cards) - len(kept)
+                self.removed.extend(c for c in cards if self.engine.rank_of[c] == rank)
+                cards[:] = kept
+
+    def _same_card(self, player: int, suit: int, take: Take) -> bool:
+        self.removed.append(self.actives[player][suit].pop())
+        self.events["same_card_cancels"] += 1
+        return True
+
+    def _cancelled_shot(self, player: int, suit: int, take: Take) -> bool:
+        self.removed.append(self.actives[player][suit].pop())
+        self.extra_moves += CANCELLED_SHOT_EXTRA_MOVES
+        self.events["shots_cancelled"] += 1
+        return False
+
+    def _shot(self, player: int, suit: int, take: Take) -> bool:
+        self.events["shots"] += 1
+        column = self.actives[player][suit]
+        saved_by = self._save_attempt(suit, SHOT_SAVE_CARDS)
+        if saved_by:
+            # Saved by the n-th save card: the top n cards go, n extra moves
+            # (the seed's 2nd-card case; the 1st by clarification first-save-card).
+            self.removed.extend(reversed(column[-saved_by:]))
+            del column[-saved_by:]
+            self.extra_moves += saved_by
+            self.events["shots_saved"] += 1
+            self.events[f"shots_saved_card{saved_by}"] += 1
+            self._after_save()
+            return False
+        self.removed.extend(column)
+        column.clear()
+        self._goal(player, "shot")
+        return False
+
+    def _free_kick(self, player: int, suit: int, take: Take) -> bool:
+        save_cards = FREE_KICK_SAVE_CARDS[self.engine.rank_name[take.card]]
+        self.events["free_kicks"] += 1
+        self.events[FREE_KICK_EVENT[save_cards]] += 1
+        column = self.actives[player][suit]
+        penalty = 1 if len(column) == 2 else 2  # 2 cards in the column: one penalty card; 3: two
+        saved_by = self._save_attempt(suit, save_cards)
+        self.removed.extend(column)
+        column.clear()
+        if saved_by:
+            self.events["free_kicks_saved"] += 1
+            self._after_save()
+        else:
+            self._goal(player, "free_kick")
+        if not self.over:
+            self._book(1 - player, suit, penalty)
+        return True
+
+    def _attack(self, player: int, suit: int, take: Take) -> bool:
+        self.extra_moves += ATTACK_EXTRA_MOVES
+        self.events["attacks"] += 1
+        return False
+
+    def _corner(self, player: int, suit: int, take: Take) -> bool:
+        self.extra_moves += CORNER_EXTRA_MOVES
+        self.events["corners"] += 1
+        return False
+
+    # -- penalty cards, saves, goals -----------------------------------------------------
+    def _book(self, player: int, suit: int, cards: int) -> None:
+        """Give penalty cards; at the limit the suit is sent off (clarification
+        removed-suit-cards: a sent-off suit gets no more cards)."""
+        limit = self.engine.suspension_cards
+        if self.penalty_cards[player][suit] >= limit:
+            return
+        given = min(cards, limit - self.penalty_cards[player][suit])
+        self.penalty_cards[player][suit] += given
+        self.events["penalty_cards"] += given
+        if self.penalty_cards[player][suit] >= limit:
+            self.events["sent_off_suits"] += 1
+            column = self.actives[player][suit]
+            self.removed.extend(column)
+            column.clear()
+
+    def _save_attempt(self, suit: int, cards: int) -> int:
+        """Turn up to ``cards`` save cards; the 1-based number of the one that saves, or 0."""
+        for number in range(1, cards + 1):
+            card = self.save_pile.pop()
+            self.save_used.append(card)
+            if not self.save_pile:  # the pile ran out: shuffle it again
+                self.save_pile, self.save_used = self.save_used, []
+                self.shuffle(self.save_pile, "reshuffle save pile")
+            card_suit = self.engine.suit_of.get(card)
+            if card_suit is None or card_suit == suit:
+                return number
+        return 0
+
+    def _after_save(self) -> None:
+        if self.engine.options["added-cards"] == "after-save":
+            self._add_card()
+
+    def _goal(self, player: int, how: str) -> None:
+        self.score[player] += 1
+        self.events["goals"] += 1
+        self.events[f"goals_{how}"] += 1
+        if self.period >= self.engine.halves:  # extra time ends at the first goal
+            self._finish("golden goal")
+        elif self.engine.options["added-cards"] == "after-goal":
+            self._add_card()
+
+    def _add_card(self) -> None:
+        """One card of the undealt rest to the bottom of the next column in turn."""
+        if self.added >= self.engine.added_cards_max or not self.reserve:
+            return
+        self.columns[self.added % self.engine.columns].insert(0, self.reserve.pop())
+        self.added += 1
+        self.events["added_cards"] += 1
+
+    # -- turns and periods ------------------------------------------------------------
+    def _pass_turn(self) -> None:
+        self.last_column[self.to_move] = self.run[-1] if self.run else None
+        self.run = []
+        self.extra_moves = 0
+        self.to_move = 1 - self.to_move
+
+    def _end_period(self) -> None:
+        engine = self.engine
+        self.period += 1
+        level = self.score[0] == self.score[1]
+        if self.period < engine.halves:
+            self._deal()
+        elif not level:
+            self._finish("full time" if self.period == engine.halves else "golden goal")
+        elif engine.options["result"] != "extra-time":
+            self._finish("draw")
+        elif self.period - engine.halves >= engine.extra_time_max:
+            self._finish("extra time limit")
+        else:
+            if self.period == engine.halves:
+                self.events["extra_time"] += 1
+            self.events["extra_time_periods"] += 1
+            self._deal()
+
+    def _deal(self) -> None:
+        """Shuffle all main cards and lay the columns (also for extra time, by
+        clarification extra-time); actives and penalty cards start afresh."""
+        engine = self.engine
+        cards = list(engine.main_cards)
+        self.shuffle(cards, f"deal period {self.period + 1}")
+        depth = engine.column_depth
+        self.columns = [cards[i * depth:(i + 1) * depth] for i in range(engine.columns)]
+        self.reserve = cards[engine.columns * depth:]
+        self.actives = [[[] for _ in engine.suits] for _ in range(2)]
+        self.penalty_cards = [[0] * len(engine.suits) for _ in range(2)]
+        self.removed = []
+        self.to_move = self.period % 2  # the halves (and extra-time periods) alternate the kick-off
+        self.extra_moves = 0
+        self.run = []
+        self.last_column = [None, None]
+        self.added = 0
+        self._legal = None
+
+    def _finish(self, reason: str) -> None:
+        self.over = True
+        self.end_reason = reason
+        self._legal = None
+
+
+_CASE_HANDLERS = {
+    Case.SAME_CARD: CardFootballState._same_card,
+    Case.CANCELLED_SHOT: CardFootballState._cancelled_shot,
+    Case.SHOT: CardFootballState._shot,
+    Case.FREE_KICK: CardFootballState._free_kick,
+    Case.ATTACK: CardFootballState._attack,
+    Case.CORNER: CardFootballState._corner,
+}
+
+
+# -- bots ----------------------------------------------------------------------------------
+
+
+def random_bot(state: GameState, rng: random.Random) -> Any:
+    return rng.choice(state.legal_moves())
+
+
+#: Rough worth of each case to the taker, in goals: a shot scores 4/9 of the
+#: time against the save pile's 6 saving cards of 18 (a suit's four and two
+#: jokers), a free kick with n save cards (2/3)**n; an extra move is worth a
+#: little, and a free kick also books the opponent.
+_SAVE_MISS = 12 / 18
+_EXTRA_MOVE_WORTH = 0.05
+_CASE_WORTH = {
+    Case.SENT_OFF_SUIT: -0.02,
+    Case.LONG_SHOT: 1.0,
+    Case.SAME_CARD: -0.05,
+    Case.SHOT: _SAVE_MISS**SHOT_SAVE_CARDS,
+    Case.CANCELLED_SHOT: CANCELLED_SHOT_EXTRA_MOVES * _EXTRA_MOVE_WORTH,
+    Case.ATTACK: ATTACK_EXTRA_MOVES * _EXTRA_MOVE_WORTH,
+    Case.CORNER: CORNER_EXTRA_MOVES * _EXTRA_MOVE_WORTH,
+    Case.PLAIN: 0.0,
+}
+
+
+def greedy_bot(state: GameState, rng: random.Random) -> Any:
+    """Takes the visible top card worth most now; the first such column on ties.
+
+    It looks only at what a player sees (the face-up tops and both actives),
+    never at the save pile or the face-down cards.
+    """
+    assert isinstance(state, CardFootballState)
+    player = state.current_player()
+    best_move, best_worth = None, float("-inf")
+    for column in state.legal_moves():
+        worth = take_worth(state, state.classify(player, state.columns[column][-1]))
+        if worth > best_worth:
+            best_move, best_worth = column, worth
+    return best_move
+
+
+def take_worth(state: CardFootballState, take: Take) -> float:
+    """The greedy bot's estimate of a take, in goals for the taker."""
+    if take.case is Case.FREE_KICK:
+        save_cards = FREE_KICK_SAVE_CARDS[state.engine.rank_name[take.card]]
+        worth = _SAVE_MISS**save_cards + 0.05 * (1 if take.column_size == 2 else 2)
+    else:
+        worth = _CASE_WORTH[take.case]
+    # removing the opponent's cards breaks their build-up; a 3rd card sets up a shot
+    return worth + 0.03 * take.removes + (0.02 if take.column_size == 3 else 0.0)

@@ -1,0 +1,399 @@
+"""Reference engine of «Himmel, A... und Zwirn» (himmel), 3 to 6 players.
+
+Rules: seed 002 plus the clarifications and rule options in
+``content/himmel``.  The deck and the hand size come from the content.
+
+A move is a tuple, sorted by its first item:
+
+* ``("number", card, pile)`` plays a number between the pile's top and target;
+* ``("raise", special, pile, card)`` plays "raise target" with a higher number;
+* ``("reverse", special)`` turns the direction arrow;
+* ``("steal", special, victim)`` takes a random card from the victim's hand;
+* ``("take", new_target)`` takes the marked pile into the dung heap and sets
+  ``new_target`` (a number card from the hand, or ``""`` when the hand has
+  none or the deck is empty, in which case the take ends the game).
+
+Only the first copy of each special kind in a hand is offered, since copies
+play alike.  Rule options read from ``self.options``: ``marker-start``,
+``take-when``, ``refill``, ``target-to-heap``, ``specials-count``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Mapping
+
+from cardgen.content.loader import Game
+from cardgen.engines.base import Bot, Engine, GameState, Outcome
+from cardgen.errors import SimulationError
+
+NUMBER_GROUP = "number"
+SPECIAL_GROUP = "special"
+TOKEN_GROUP = "token"
+VALUE_ATTR = "value"
+SPECIAL_ATTR = "special"
+REVERSE, STEAL, RAISE = "reverse", "steal", "raise-target"
+MOVE_OF_SPECIAL = {REVERSE: "reverse", STEAL: "steal", RAISE: "raise"}
+NO_CARD = ""
+
+Move = tuple
+
+
+class HimmelEngine(Engine):
+    id = "himmel"
+
+    def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
+        super().__init__(game, options)
+        self.hand_size = int(self.setting("hand_size"))
+        self.targets = int(self.setting("targets"))
+        self.value_of: dict[str, int] = {}  # number cards only
+        self.special_of: dict[str, str] = {}  # special cards only
+        self.tokens: list[str] = []
+        deck: list[str] = []
+        for physical in game.physical_cards():
+            card, label = physical.card, physical.label
+            if card.group == NUMBER_GROUP:
+                self.value_of[label] = int(card.attrs[VALUE_ATTR])
+                deck.append(label)
+            elif card.group == SPECIAL_GROUP:
+                self.special_of[label] = str(card.attrs[SPECIAL_ATTR])
+                deck.append(label)
+            else:
+                self.tokens.append(label)
+        self.deck_cards: tuple[str, ...] = tuple(deck)
+        self.take_any_time = self.options["take-when"] == "any-time"
+        self.refill_to_hand_size = self.options["refill"] == "to-hand-size"
+        self.target_to_heap = bool(self.options["target-to-heap"])
+        self.specials_count = bool(self.options["specials-count"])
+
+    def move_bound(self, players: int) -> int:
+        # Nearly every turn draws a card from the deck; once it is empty every
+        # turn but the last empties a hand slot.  The factor 4 leaves room for
+        # takes and steals that draw nothing.
+        return 4 * (len(self.deck_cards) + players * self.hand_size)
+
+    def new_game(self, players: int, seed: int) -> "HimmelState":
+        low, high = self.game.meta.players.min, self.game.meta.players.max
+        if not low <= players <= high:
+            raise SimulationError(f"himmel is for {low} to {high} players, not {players}")
+        return HimmelState(self, players, seed)
+
+    def bots(self) -> dict[str, Bot]:
+        return {"random": random_bot, "greedy": greedy_bot}
+
+
+class HimmelState(GameState):
+    engine: HimmelEngine
+
+    def __init__(self, engine: HimmelEngine, players: int, seed: int, *, deal: bool = True):
+        super().__init__(engine, players, seed)
+        self.deck: list[str] = []  # top is the end
+        self.hands: list[list[str]] = [[] for _ in range(players)]  # kept sorted
+        self.piles: list[list[str]] = [[] for _ in range(engine.targets)]
+        self.target_stacks: list[list[str]] = [[] for _ in range(engine.targets)]  # [-1] is the target
+        self.heaps: list[list[str]] = [[] for _ in range(players)]
+        self.out_of_play: list[str] = []
+        self.marker = 0  # the pile a take takes
+        self.direction = 1  # +1 clockwise (the arrow), -1 after a reverse
+        self.to_move = 0
+        self.over = False
+        self._legal: list[Move] | None = None
+        if deal:
+            self._deal()
+
+    def _deal(self) -> None:
+        engine = self.engine
+        self.deck = list(engine.deck_cards)
+        self.shuffle(self.deck, "deal")
+        for _ in range(engine.hand_size):
+            for hand in self.hands:
+                hand.append(self.deck.pop())
+        for hand in self.hands:
+            hand.sort()
+        for stack in self.target_stacks:  # laid left to right in the order drawn
+            stack.append(self._starting_target())
+        # marker-start: "first-drawn" (seed) and "left" both name pile 0 here,
+        # because the engine lays the targets left to right as they are drawn.
+        self.marker = 0
+
+    def _starting_target(self) -> str:
+        """Turn up a number for a starting target (clarification special-as-target:
+        a special turned up is shuffled back into the deck)."""
+        while True:
+            card = self.deck.pop()
+            if card in self.engine.value_of:
+                return card
+            self.deck.append(card)
+            self.shuffle(self.deck, "reshuffle special turned up as a target")
+            self.events["special_target_reshuffles"] += 1
+
+    # -- contract --------------------------------------------------------------------
+    def current_player(self) -> int:
+        return self.to_move
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def legal_moves(self) -> list[Move]:
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return list(self._legal)
+
+    def _compute_legal(self) -> list[Move]:
+        if self.over:
+            return []
+        player = self.to_move
+        hand = self.hands[player]
+        plays: list[Move] = []
+        value_of = self.engine.value_of
+        seen_specials: set[str] = set()
+        for card in hand:
+            value = value_of.get(card)
+            if value is not None:
+                plays.extend(("number", card, p) for p in range(len(self.piles)) if self.fits(p, value))
+                continue
+            kind = self.engine.special_of[card]
+            if kind not in seen_specials:
+                seen_specials.add(kind)
+                plays.extend(self._special_moves(player, card, kind))
+        takes: list[Move] = []
+        if self.engine.take_any_time or not plays:
+            takes = self._take_moves(hand)
+        return sorted(plays + takes)
+
+    def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
+        if kind == REVERSE:
+            return [("reverse", card)]
+        if kind == STEAL:  # clarification steal-victim: any opponent with cards in hand
+            return [("steal", card, v) for v, hand in enumerate(self.hands) if v != player and hand]
+        moves: list[Move] = []  # raise-target: a number above the chosen target
+        value_of = self.engine.value_of
+        for pile, stack in enumerate(self.target_stacks):
+            if not stack:
+                continue  # a pile without a target has nothing to raise
+            target = value_of[stack[-1]]
+            moves.extend(
+                ("raise", card, pile, number)
+                for number in self.hands[player]
+                if value_of.get(number, 0) > target
+            )
+        return moves
+
+    def _take_moves(self, hand: list[str]) -> list[Move]:
+        if not self.deck:
+            return [("take", NO_CARD)]  # the last take: no new target is needed
+        numbers = [card for card in hand if card in self.engine.value_of]
+        return [("take", card) for card in numbers] or [("take", NO_CARD)]
+
+    def fits(self, pile: int, value: int) -> bool:
+        """A number fits above the pile's top card and below its target (if any)."""
+        value_of = self.engine.value_of
+        cards, stack = self.piles[pile], self.target_stacks[pile]
+        if cards and value <= value_of[cards[-1]]:
+            return False
+        return not stack or value < value_of[stack[-1]]
+
+    def apply(self, move: Any) -> None:
+        legal = self.legal_moves()
+        if move not in legal:
+            raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+        self.turn += 1
+        self._legal = None
+        player = self.to_move
+        kind = move[0]
+        if kind == "take":
+            self._take(player, move[1], stuck=len(legal) == len(self._take_moves(self.hands[player])))
+            if self.over:
+                return
+        else:
+            _PLAYS[kind](self, player, move)
+        self._refill(player)
+        self.to_move = (player + self.direction) % self.players
+
+    def outcome(self) -> Outcome:
+        scores = tuple(float(self.dung_points(p)) for p in range(self.players))
+        best = min(scores)
+        winners = tuple(p for p, s in enumerate(scores) if s == best)
+        ranking = tuple(sorted(range(self.players), key=lambda p: (scores[p], p)))
+        reason = "shared win" if len(winners) > 1 else "fewest dung points"
+        return Outcome(winners, scores, draw=False, ranking=ranking, reason=reason)
+
+    def dung_points(self, player: int) -> int:
+        """Cards in the heap; specials only under ``specials-count: true``."""
+        heap = self.heaps[player]
+        if self.engine.specials_count:
+            return len(heap)
+        return sum(1 for card in heap if card in self.engine.value_of)
+
+    def card_places(self) -> dict[str, list[str]]:
+        places: dict[str, list[str]] = {"deck": self.deck}
+        for player in range(self.players):
+            places[f"hand{player}"] = self.hands[player]
+            places[f"heap{player}"] = self.heaps[player]
+        for pile in range(len(self.piles)):
+            places[f"pile{pile}"] = self.piles[pile]
+            places[f"target{pile}"] = self.target_stacks[pile]
+        places["out"] = self.out_of_play
+        arrow, marker = self.engine.tokens
+        places["arrow"] = [arrow]
+        places["marker"] = [marker]
+        return places
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "places": {name: list(cards) for name, cards in self.card_places().items()},
+            "marker": self.marker,
+            "direction": self.direction,
+            "to_move": self.to_move,
+            "over": self.over,
+            "turn": self.turn,
+        }
+
+    def clone(self) -> "HimmelState":
+        other = HimmelState.__new__(HimmelState)
+        other.__dict__.update(self.__dict__)
+        other.rng = random.Random()
+        other.rng.setstate(self.rng.getstate())
+        other.events = self.events.copy()
+        other.log = list(self.log)
+        other.deck = list(self.deck)
+        other.hands = [list(h) for h in self.hands]
+        other.piles = [list(p) for p in self.piles]
+        other.target_stacks = [list(t) for t in self.target_stacks]
+        other.heaps = [list(h) for h in self.heaps]
+        other.out_of_play = list(self.out_of_play)
+        other._legal = None
+        return other
+
+    # -- moves -----------------------------------------------------------------------
+    def _play_number(self, player: int, move: Move) -> None:
+        _, card, pile = move
+        self.hands[player].remove(card)
+        self.piles[pile].append(card)
+        self.events["numbers_played"] += 1
+
+    def _play_reverse(self, player: int, move: Move) -> None:
+        self._discard_special(player, move[1])
+        self.direction = -self.direction
+        self.events["reverses"] += 1
+
+    def _play_steal(self, player: int, move: Move) -> None:
+        _, card, victim = move
+        self._discard_special(player, card)
+        loot = self.hands[victim]
+        stolen = loot.pop(self.rng.randrange(len(loot)))  # unseen: a random card
+        self.log.append(("steal", victim))
+        self._insert(self.hands[player], stolen)
+        if self.deck:  # clarification robbed-empty-deck: nothing to draw from an empty deck
+            self._insert(loot, self.deck.pop())
+        self.events["steals"] += 1
+
+    def _play_raise(self, player: int, move: Move) -> None:
+        _, card, pile, number = move
+        self._discard_special(player, card)
+        self.hands[player].remove(number)
+        self.target_stacks[pile].append(number)  # the old target stays underneath
+        self.events["raises"] += 1
+
+    def _discard_special(self, player: int, card: str) -> None:
+        self.hands[player].remove(card)
+        self.heaps[player].append(card)
+        self.events["specials_played"] += 1
+
+    def _take(self, player: int, new_target: str, *, stuck: bool) -> None:
+        pile = self.marker
+        taken = self.piles[pile] + (self.target_stacks[pile] if self.engine.target_to_heap else [])
+        self.heaps[player].extend(taken)
+        if not self.engine.target_to_heap:
+            self.out_of_play.extend(self.target_stacks[pile])
+        self.events["takes"] += 1
+        self.events["taken_cards"] += len(taken)
+        self.events["stuck_takes" if stuck else "voluntary_takes"] += 1
+        self.piles[pile] = []
+        self.target_stacks[pile] = []
+        self.marker = (pile + 1) % len(self.piles)
+        if not self.deck:  # the deck is used up and the marked pile taken: the end
+            self.over = True
+            return
+        if new_target:
+            self.hands[player].remove(new_target)
+            self.target_stacks[pile].append(new_target)
+        else:
+            self._target_from_deck(pile)
+
+    def _target_from_deck(self, pile: int) -> None:
+        """Clarification new-target-no-number: turn up deck cards until a number,
+        specials going under the deck; no number left means no upper bound."""
+        value_of = self.engine.value_of
+        for _ in range(len(self.deck)):
+            card = self.deck.pop()
+            if card in value_of:
+                self.target_stacks[pile].append(card)
+                self.events["targets_from_deck"] += 1
+                return
+            self.deck.insert(0, card)
+        self.events["unbounded_targets"] += 1
+
+    def _refill(self, player: int) -> None:
+        hand = self.hands[player]
+        wanted = self.engine.hand_size - len(hand) if self.engine.refill_to_hand_size else 1
+        for _ in range(max(0, min(wanted, len(self.deck)))):
+            self._insert(hand, self.deck.pop())
+
+    @staticmethod
+    def _insert(hand: list[str], card: str) -> None:
+        hand.append(card)
+        hand.sort()
+
+
+_PLAYS = {
+    "number": HimmelState._play_number,
+    "reverse": HimmelState._play_reverse,
+    "steal": HimmelState._play_steal,
+    "raise": HimmelState._play_raise,
+}
+
+
+# -- bots ----------------------------------------------------------------------------------
+
+
+def random_bot(state: GameState, rng: random.Random) -> Any:
+    return rng.choice(state.legal_moves())
+
+
+def greedy_bot(state: GameState, rng: random.Random) -> Any:
+    """Plays the move that costs least now; the first such move on ties.
+
+    A number costs the room it wastes on its pile (its distance above the top
+    card, a tenth of a point per step); a special costs the dung point it adds
+    (a steal a little less, since it brings a card); a take costs the cards it
+    takes.  It sees only its hand, the piles and the heaps.
+    """
+    assert isinstance(state, HimmelState)
+    best_move, best_cost = None, float("inf")
+    for move in state.legal_moves():
+        cost = move_cost(state, move)
+        if cost < best_cost:
+            best_move, best_cost = move, cost
+    return best_move
+
+
+def move_cost(state: HimmelState, move: Move) -> float:
+    engine = state.engine
+    kind = move[0]
+    special_point = 1.0 if engine.specials_count else 0.0
+    if kind == "number":
+        _, card, pile = move
+        top = state.piles[pile][-1] if state.piles[pile] else None
+        floor = engine.value_of[top] if top else 0
+        return 0.1 * (engine.value_of[card] - floor)
+    if kind == "take":
+        pile = state.marker
+        size = len(state.piles[pile]) + (len(state.target_stacks[pile]) if engine.target_to_heap else 0)
+        new_target = engine.value_of.get(move[1], 0) if move[1] else 0
+        return size - 0.01 * new_target  # the highest number in hand leaves most room
+    if kind == "steal":
+        return special_point + 0.5
+    if kind == "raise":
+        return special_point + 1.5 + 0.01 * engine.value_of[move[3]]
+    return special_point + 1.0  # reverse
