@@ -16,6 +16,8 @@ from cardgen.errors import ContentError, Locator
 
 # engine id -> "module:class"; a new engine is one line here plus its module.
 ENGINES: dict[str, str] = {
+    "card-football": "cardgen.engines.card_football:CardFootballEngine",
+    "himmel": "cardgen.engines.himmel:HimmelEngine",
     "klepka": "cardgen.engines.klepka:KlepkaEngine",
     "head-game": "cardgen.engines.head_game:HeadGameEngine",
 }
