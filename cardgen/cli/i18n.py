@@ -1,0 +1,124 @@
+"""``cardgen i18n``: PO files for translators.
+
+    cardgen i18n extract            write locale/<game>.pot for every game and common/
+    cardgen i18n update LANG...     merge locale/LANG.po with the current source, by key
+    cardgen i18n status [LANG...]   translated / fuzzy / missing / too long / broken
+    cardgen i18n add LANG           add a language to every game (it builds at once)
+"""
+
+from __future__ import annotations
+
+import click
+
+from cardgen.cli import Settings
+from cardgen.cli.common import table
+
+
+@click.group()
+def i18n() -> None:
+    """Message catalogues and PO files for translators."""
+
+
+def _domains(settings: Settings, games: tuple[str, ...]):
+    from cardgen.i18n import domains
+
+    return domains(settings.content_dir, list(games) or None)
+
+
+@i18n.command()
+@click.option("--game", "games", multiple=True, help="Only this game (or 'common'); repeatable.")
+@click.pass_obj
+def extract(settings: Settings, games: tuple[str, ...]) -> None:
+    """Write the POT template of every game and of the common strings."""
+    from cardgen.i18n.po import write_template
+
+    for domain in _domains(settings, games):
+        path = write_template(domain)
+        click.echo(f"wrote {domain.display(path)} ({len(domain.messages)} messages)")
+
+
+@i18n.command()
+@click.argument("languages", nargs=-1, required=True, metavar="LANG...")
+@click.option("--game", "games", multiple=True, help="Only this game (or 'common'); repeatable.")
+@click.pass_obj
+def update(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...]) -> None:
+    """Merge locale/LANG.po with the current source text, by key.
+
+    A changed source keeps the old translation, marked fuzzy, with the previous
+    source shown; a removed key becomes an obsolete entry.
+    """
+    from cardgen.i18n import check_language
+    from cardgen.i18n.po import update as merge
+
+    for language in languages:
+        check_language(language)
+        for domain in _domains(settings, games):
+            if language == domain.source_language:
+                raise click.BadParameter(f"'{language}' is the source language", param_hint="LANG")
+            report = merge(domain, language)
+            click.echo(
+                f"{domain.display(report.path)}: {len(report.added)} new, "
+                f"{len(report.fuzzied)} now fuzzy, {len(report.obsoleted)} obsolete"
+            )
+            for key in report.fuzzied:
+                click.echo(f"  fuzzy: {key}")
+
+
+@i18n.command()
+@click.argument("language", metavar="LANG")
+@click.pass_obj
+def add(settings: Settings, language: str) -> None:
+    """Add a language: an empty locale/LANG.po in every game and common/.
+
+    The language builds at once; what is not yet translated falls back to the
+    source language with a warning.
+    """
+    from cardgen.i18n import check_language
+    from cardgen.i18n.po import update as merge
+
+    check_language(language)
+    for domain in _domains(settings, ()):
+        if language == domain.source_language:
+            raise click.BadParameter(f"'{language}' is the source language", param_hint="LANG")
+        path = domain.po_path(language)
+        if path.is_file():
+            click.echo(f"{domain.display(path)} exists; kept (use 'cardgen i18n update {language}')")
+            continue
+        report = merge(domain, language, create=True)
+        click.echo(f"wrote {domain.display(report.path)} ({len(report.added)} messages to translate)")
+    click.echo(f"'{language}' added; 'cardgen build' now builds it, falling back to the source text.")
+
+
+@i18n.command()
+@click.argument("languages", nargs=-1, metavar="[LANG]...")
+@click.option("--game", "games", multiple=True, help="Only this game (or 'common'); repeatable.")
+@click.option("-v", "--verbose", is_flag=True, help="List every problem key.")
+@click.option("--check", is_flag=True, help="Exit 1 unless every listed language is complete.")
+@click.pass_obj
+def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...],
+           verbose: bool, check: bool) -> None:
+    """Per language and game: translated, fuzzy, missing, too long, broken."""
+    from cardgen.i18n import status as compute
+    from cardgen.i18n.fit import fit_method
+
+    rows = compute(settings.content_dir, list(languages) or None, list(games) or None)
+    rows.sort(key=lambda r: (r.language, r.domain))
+    click.echo(
+        table(
+            ["lang", "game", "total", "translated", "fuzzy", "missing", "too long", "broken", "done"],
+            [
+                (r.language, r.domain, r.total, r.translated, r.fuzzy, r.missing, r.too_long,
+                 r.broken, f"{r.percent:.0f}%")
+                for r in rows
+            ],
+        )
+    )
+    method = fit_method()
+    note = "" if method == "renderer" else " (the card renderer exposes no fit function yet)"
+    click.echo(f"too long: measured by the {method}{note}.")
+    if verbose:
+        for row in rows:
+            for kind, key, detail in row.problems:
+                click.echo(f"{row.language} {row.domain} {kind}: {key}: {detail}")
+    if check and not all(r.complete for r in rows):
+        raise click.ClickException("some translations are incomplete")

@@ -1,0 +1,314 @@
+"""The source catalogue: every player-facing message of a game, by stable key.
+
+A *domain* is one folder of text: a game (``content/<game>/``) or the shared
+strings of the rulebooks (``content/common/``, which has no game.yaml and so
+is no game).  Its source text is ``text/<source>.yaml`` (Russian); its
+translations are ``locale/<lang>.po``.
+
+For each key the catalogue knows where the text appears (card face, rulebook
+section, ...) and, for text printed in a card box, its length budget: both go
+to the translator as comments and flags.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardgen.errors import ContentErrors, I18nError, Locator
+from cardgen.i18n import fit, refs
+
+if TYPE_CHECKING:
+    from cardgen.content.loader import Game
+
+COMMON = "common"
+LOCALE_DIR = "locale"
+TEXT_DIR = "text"
+SOURCE_LANGUAGE = "ru"
+
+_SECTIONS = {
+    "intro": "introduction (after the cover)",
+    "tagline": "cover, under the title",
+    "goal": "'Goal of the game'",
+    "setup": "'Setup'",
+    "turn": "'A turn'",
+    "cards": "'The cards', beside the card pictures",
+    "formats": "'Formats and variants'",
+    "options": "'Formats and variants', a rule option",
+    "end": "'End of the game'",
+    "quick": "the one-page quick reference",
+    "answers": "the answer key appendix",
+}
+
+
+@dataclass(frozen=True)
+class SourceMessage:
+    key: str
+    text: str
+    comments: tuple[str, ...] = ()
+    max_length: int | None = None
+    locations: tuple[tuple[str, int | None], ...] = ()
+    card: str | None = None  # card id when the text is printed on a card
+    field: str | None = None
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        flags = []
+        if self.max_length is not None:
+            flags.append(f"max-length:{self.max_length}")
+        if refs.has_references(self.text):
+            flags.append(refs.PLACEHOLDER_FLAG)
+        return tuple(flags)
+
+
+@dataclass
+class Domain:
+    """One catalogue: a game or the common rulebook strings."""
+
+    id: str
+    root: Path
+    source_language: str
+    messages: dict[str, str]  # key -> source text, in file order
+    game: "Game | None" = None
+    lines: dict[str, int] = field(default_factory=dict)
+    display_root: Path | None = None
+
+    @property
+    def locale_dir(self) -> Path:
+        return self.root / LOCALE_DIR
+
+    def po_path(self, language: str) -> Path:
+        return self.locale_dir / f"{language}.po"
+
+    @property
+    def pot_path(self) -> Path:
+        return self.locale_dir / f"{self.id}.pot"
+
+    def display(self, path: Path) -> str:
+        if self.display_root is not None:
+            try:
+                return path.relative_to(self.display_root).as_posix()
+            except ValueError:
+                pass
+        return path.as_posix()
+
+    def languages(self) -> list[str]:
+        """Languages with a PO file, sorted."""
+        if not self.locale_dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.locale_dir.glob("*.po"))
+
+    def source_messages(self) -> list[SourceMessage]:
+        usage = _usage(self.game) if self.game is not None else {}
+        text_file = self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml")
+        result = []
+        for key, text in self.messages.items():
+            where = usage.get(key) or _generic_usage(key, self.id)
+            comments = list(where.comments)
+            max_length = None
+            if where.card is not None and self.game is not None:
+                max_length = fit.budget(self.game, where.field)
+                comments.append(
+                    f"Length budget: {max_length} characters (the '{where.field}' box of a "
+                    f"{_size(self.game)} card); check with 'cardgen i18n status'."
+                )
+            if refs.has_references(text):
+                comments.append(
+                    "Keep every {card:...}, {group:...}, {kind:...} and {setting:...} reference; "
+                    "it prints the name from the cards. Add |case (a case listed in that name's "
+                    ".forms message of your language) where your sentence needs an inflected form."
+                )
+            result.append(
+                SourceMessage(
+                    key=key,
+                    text=text,
+                    comments=tuple(comments),
+                    max_length=max_length,
+                    locations=((text_file, self.lines.get(key)),),
+                    card=where.card,
+                    field=where.field,
+                )
+            )
+        return result
+
+
+@dataclass(frozen=True)
+class _Usage:
+    comments: tuple[str, ...]
+    card: str | None = None
+    field: str | None = None
+
+
+def _size(game: "Game") -> str:
+    size = game.meta.card_size
+    return f"{size.width_mm:g} x {size.height_mm:g} mm"
+
+
+def _usage(game: "Game") -> dict[str, _Usage]:
+    """Where each key referenced by game.yaml and cards.yaml appears."""
+    meta = game.meta
+    usage: dict[str, _Usage] = {
+        meta.title: _Usage(("Game title: rulebook cover, running head and print files.",)),
+    }
+    for back in meta.backs:
+        usage[back.name] = _Usage((f"Name of the card back '{back.id}': rulebook components list.",))
+    for group in meta.groups:
+        usage[group.name] = _Usage(
+            (f"Card group '{group.id}': components table and 'The cards' section of the rulebook.",)
+        )
+        for kind in group.kinds:
+            usage[kind.name] = _Usage(
+                (f"Kind '{kind.id}' of group '{group.id}': components table and 'The cards' section.",)
+            )
+    for option in meta.rule_options:
+        usage[option.name] = _Usage(
+            (f"Rule option '{option.id}' (choices: {', '.join(map(str, option.choices))}): "
+             "rulebook section 'Formats and variants'.",)
+        )
+    parts = {"question": "the question", "decision": "our decision", "rationale": "why we decided so"}
+    for clar in meta.clarifications:
+        for part, label in parts.items():
+            usage[getattr(clar, part)] = _Usage(
+                (f"Clarification '{clar.id}', {label}: rulebook section 'Clarifications'.",)
+            )
+    copies: dict[str, int] = {}
+    for card in game.cards:
+        copies[card.id] = card.copies
+        for name, key in card.text.items():
+            if key in usage:
+                continue
+            label = f"{card.group}/{card.kind}" if card.kind else card.group
+            usage[key] = _Usage(
+                (
+                    f"Card face: card '{card.id}' ({label}, printed {card.copies}x), field '{name}'. "
+                    "Also quoted in the rulebook.",
+                ),
+                card=card.id,
+                field=name,
+            )
+    return usage
+
+
+def _generic_usage(key: str, domain: str) -> _Usage:
+    if key.endswith(refs.FORMS_SUFFIX):
+        name = key[: -len(refs.FORMS_SUFFIX)]
+        return _Usage(
+            (
+                f"Inflected forms of the name '{name}', written 'case: form; case: form'. Rule "
+                "sentences ask for them as {card:ID|case}. List the cases your language's sentences "
+                "use (any lower-case case names, e.g. acc, dat, gen); not printed by itself.",
+            )
+        )
+    if domain == COMMON:
+        return _Usage(("Shared rulebook text (headings, tables, page furniture) of every game.",))
+    parts = key.split(".")
+    if parts[0] == "rules" and len(parts) > 1:
+        section = _SECTIONS.get(parts[1], f"'{parts[1]}'")
+        return _Usage((f"Rulebook section {section}; key {key}.",))
+    return _Usage((f"Rulebook text; key {key}.",))
+
+
+# --- loading the domains -------------------------------------------------------------------
+
+
+def game_domain(game: "Game", display_root: Path | None = None) -> Domain:
+    language = game.meta.source_language
+    doc = game.documents.get(f"{TEXT_DIR}/{language}.yaml")
+    lines = _key_lines(doc) if doc is not None else {}
+    return Domain(
+        id=game.id,
+        root=game.root,
+        source_language=language,
+        messages=dict(game.messages[language]),
+        game=game,
+        lines=lines,
+        display_root=display_root,
+    )
+
+
+def common_domain(content_dir: Path, display_root: Path | None = None) -> Domain | None:
+    """The shared strings in ``content/common/``; None when the folder has no text."""
+    from cardgen.content.loader import validate_document
+    from cardgen.content.model import MessagesFile
+    from cardgen.content.yamlsource import read_yaml
+
+    root = content_dir / COMMON
+    path = root / TEXT_DIR / f"{SOURCE_LANGUAGE}.yaml"
+    if not path.is_file():
+        return None
+    shown = path
+    if display_root is not None:
+        try:
+            shown = path.relative_to(display_root)
+        except ValueError:
+            pass
+    doc = read_yaml(path, shown)
+    errors: list = []
+    parsed = validate_document(doc, MessagesFile, errors)
+    if parsed is None:
+        raise ContentErrors(errors)
+    return Domain(
+        id=COMMON,
+        root=root,
+        source_language=parsed.language,
+        messages=dict(parsed.messages),
+        lines=_key_lines(doc),
+        display_root=display_root,
+    )
+
+
+def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain]:
+    """The domains to work on: the common strings first, then each game."""
+    from cardgen.content.loader import load_games
+
+    display_root = content_dir.parent
+    result: list[Domain] = []
+    common = common_domain(content_dir, display_root)
+    if common is not None and (not game_ids or COMMON in game_ids):
+        result.append(common)
+    ids = [g for g in (game_ids or []) if g != COMMON] or None
+    if game_ids and not ids:
+        return result
+    for game in load_games(content_dir, ids):
+        result.append(game_domain(game, display_root))
+    return result
+
+
+def _key_lines(doc) -> dict[str, int]:
+    lines: dict[str, int] = {}
+    data = doc.data.get("messages", {}) if isinstance(doc.data, dict) else {}
+    for key in data:
+        mark = doc.key_marks.get(("messages", key))
+        if mark is not None:
+            lines[key] = mark.line
+    return lines
+
+
+_LANG = re.compile(r"^[a-z]{2,3}(_[A-Z]{2}|-[A-Z]{2})?$")
+
+
+def check_language(language: str) -> str:
+    """A language code Babel knows (``pl``, ``pt-BR``); I18nError otherwise."""
+    from babel import Locale, UnknownLocaleError
+
+    if not _LANG.match(language):
+        raise I18nError(f"'{language}' is not a language code like 'pl' or 'pt-BR'")
+    try:
+        Locale.parse(language.replace("-", "_"))
+    except (UnknownLocaleError, ValueError):
+        raise I18nError(f"unknown language '{language}' (not in Babel's CLDR data)") from None
+    return language
+
+
+__all__ = [
+    "COMMON",
+    "Domain",
+    "Locator",
+    "SourceMessage",
+    "check_language",
+    "common_domain",
+    "domains",
+    "game_domain",
+]

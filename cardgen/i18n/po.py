@@ -1,0 +1,270 @@
+"""PO files: write the template, merge translations by key, read them back.
+
+Each message is one PO entry whose ``msgctxt`` is its stable key (the key
+names the card and the field, e.g. ``card.action-block.rule``; the file names
+the game).  ``msgid`` is the Russian source text.  Translators get ``#.``
+comments (where the text appears, its length budget) and Weblate flags
+(``max-length:N``, ``placeholders:...``).
+
+Merging is done here by key, not by Babel's fuzzy matcher (which ignores
+``msgctxt``): a key whose source text changed keeps its translation, marked
+``fuzzy``, with the previous source shown as ``#| msgid``.  A key that left
+the source is kept as an obsolete ``#~`` entry so that no translation is lost.
+
+Output is deterministic: the header dates come from ``SOURCE_DATE_EPOCH``
+(the Unix epoch when it is unset).
+"""
+
+from __future__ import annotations
+
+import io
+import os
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from babel.messages.catalog import Catalog, Message
+from babel.messages.pofile import read_po, write_po
+
+from cardgen.errors import ContentError, I18nError, Locator
+from cardgen.fileio import write_bytes_atomic
+from cardgen.i18n.catalog import Domain, SourceMessage
+
+PROJECT = "cardgen"
+FUZZY = "fuzzy"
+_AUTO_FLAGS = {"python-format", "python-brace-format"}
+WIDTH = 79
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One translation read from a PO file."""
+
+    key: str
+    source: str  # msgid: the source text the translation was made for (or merged to)
+    text: str  # msgstr; "" when untranslated
+    fuzzy: bool
+    previous: str | None = None
+    line: int | None = None
+
+    @property
+    def translated(self) -> bool:
+        return bool(self.text) and not self.fuzzy
+
+
+def build_date() -> datetime:
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    try:
+        seconds = int(epoch) if epoch else 0
+    except ValueError:
+        raise I18nError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, found {epoch!r}")
+    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+
+
+def _locale(language: str | None) -> str | None:
+    return language.replace("-", "_") if language else None
+
+
+def _catalog(domain: Domain, language: str | None) -> Catalog:
+    date = build_date()
+    catalog = Catalog(
+        locale=_locale(language),
+        domain=domain.id,
+        project=f"{PROJECT} {domain.id}",
+        version="1",
+        msgid_bugs_address="",
+        creation_date=date,
+        revision_date=date,
+        last_translator="",
+        language_team=f"{language} <translators of {domain.id}>" if language else "",
+        charset="utf-8",
+        fuzzy=False,
+    )
+    return catalog
+
+
+def _message(source: SourceMessage, string: str = "", *, fuzzy: bool = False,
+             previous: str | None = None, user_comments: list[str] | None = None) -> Message:
+    flags = list(source.flags)
+    if fuzzy:
+        flags.append(FUZZY)
+    message = Message(
+        source.text,
+        string,
+        locations=[(file, line) for file, line in source.locations],
+        flags=flags,
+        auto_comments=list(source.comments),
+        user_comments=user_comments or [],
+        previous_id=[previous] if previous else [],
+        context=source.key,
+    )
+    message.flags -= _AUTO_FLAGS
+    return message
+
+
+def render(catalog: Catalog) -> bytes:
+    for message in catalog:
+        message.flags -= _AUTO_FLAGS
+    buffer = io.BytesIO()
+    write_po(buffer, catalog, width=WIDTH, include_previous=True, sort_output=False)
+    return buffer.getvalue()
+
+
+def template(domain: Domain) -> Catalog:
+    catalog = _catalog(domain, None)
+    for source in domain.source_messages():
+        message = _message(source)
+        catalog[message.id] = message
+    return catalog
+
+
+def write_template(domain: Domain) -> Path:
+    path = domain.pot_path
+    write_bytes_atomic(path, render(template(domain)))
+    return path
+
+
+def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
+    """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped."""
+    shown = Path(display) if display else path
+    try:
+        with open(path, "rb") as handle:
+            catalog = read_po(handle, abort_invalid=True)
+    except OSError as error:
+        raise I18nError(f"cannot read: {error.strerror}", Locator(file=shown)) from None
+    except Exception as error:  # babel's PoFileError and decoding errors
+        raise I18nError(f"not a valid PO file: {error}", Locator(file=shown)) from None
+    entries: dict[str, Entry] = {}
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        if not message.context:
+            raise I18nError(
+                f"entry {str(message.id)[:40]!r} has no msgctxt; every entry is keyed by its msgctxt",
+                Locator(file=shown, line=message.lineno),
+            )
+        text = message.string if isinstance(message.string, str) else (message.string or [""])[0]
+        entries[message.context] = Entry(
+            key=message.context,
+            source=message.id if isinstance(message.id, str) else message.id[0],
+            text=text or "",
+            fuzzy=message.fuzzy,
+            previous=message.previous_id[0] if message.previous_id else None,
+            line=message.lineno,
+        )
+    return entries
+
+
+def read_catalog(path: Path) -> Catalog:
+    with open(path, "rb") as handle:
+        return read_po(handle)
+
+
+def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:
+    """The catalogue of ``language`` for the current source, keeping what ``existing`` has."""
+    old_by_key: dict[str, Message] = {}
+    if existing is not None:
+        for message in existing:
+            if message.id and message.context:
+                old_by_key[message.context] = message
+    catalog = _catalog(domain, language)
+    report = MergeReport(domain.id, language)
+    seen: set[str] = set()
+    for source in domain.source_messages():
+        seen.add(source.key)
+        old = old_by_key.get(source.key)
+        string, fuzzy, previous, comments = "", False, None, []
+        if old is not None:
+            comments = list(old.user_comments)
+            old_string = old.string if isinstance(old.string, str) else (old.string or [""])[0]
+            if old_string:
+                string = old_string
+                if old.id != source.text:
+                    fuzzy = True
+                    previous = old.previous_id[0] if (old.fuzzy and old.previous_id) else old.id
+                    report.fuzzied.append(source.key)
+                elif old.fuzzy:
+                    fuzzy = True
+                    previous = old.previous_id[0] if old.previous_id else None
+        else:
+            report.added.append(source.key)
+        message = _message(source, string, fuzzy=fuzzy, previous=previous, user_comments=comments)
+        catalog[message.id] = message
+    for key, old in old_by_key.items():
+        if key not in seen and old.string:
+            old.flags -= _AUTO_FLAGS
+            catalog.obsolete[catalog._key_for(old.id, key)] = old
+            report.obsoleted.append(key)
+    if existing is not None:
+        for key, old in existing.obsolete.items():
+            context = old.context
+            if context and context not in seen and key not in catalog.obsolete:
+                catalog.obsolete[key] = old
+    return catalog, report
+
+
+@dataclass
+class MergeReport:
+    domain: str
+    language: str
+    added: list[str] = None  # type: ignore[assignment]
+    fuzzied: list[str] = None  # type: ignore[assignment]
+    obsoleted: list[str] = None  # type: ignore[assignment]
+    path: Path | None = None
+    created: bool = False
+
+    def __post_init__(self):
+        self.added = self.added or []
+        self.fuzzied = self.fuzzied or []
+        self.obsoleted = self.obsoleted or []
+
+
+def update(domain: Domain, language: str, *, create: bool = False) -> MergeReport:
+    """Merge ``locale/<language>.po`` with the current source text (by key)."""
+    path = domain.po_path(language)
+    existing = None
+    if path.is_file():
+        try:
+            existing = read_catalog(path)
+        except Exception as error:
+            raise I18nError(f"not a valid PO file: {error}", Locator(file=Path(domain.display(path))))
+    elif not create:
+        raise I18nError(
+            f"no translation file for '{language}'; add the language with 'cardgen i18n add {language}'",
+            Locator(file=Path(domain.display(path))),
+        )
+    catalog, report = merge(domain, language, existing)
+    report.path = path
+    report.created = existing is None
+    data = render(catalog)
+    if not path.is_file() or path.read_bytes() != data:
+        write_bytes_atomic(path, data)
+    return report
+
+
+def locale_messages(game_dir: Path, display_root: Path | None = None
+                    ) -> tuple[dict[str, dict[str, str]], list[ContentError]]:
+    """Translations in ``<game_dir>/locale/*.po``: {language: {key: text}}.
+
+    Only translated, non-fuzzy entries count (as with gettext's msgfmt); the
+    errors of broken files are returned, not raised, for the content loader.
+    """
+    result: dict[str, dict[str, str]] = {}
+    errors: list[ContentError] = []
+    folder = game_dir / "locale"
+    if not folder.is_dir():
+        return result, errors
+    for path in sorted(folder.glob("*.po")):
+        shown = path
+        if display_root is not None:
+            try:
+                shown = path.relative_to(display_root)
+            except ValueError:
+                pass
+        try:
+            entries = read_entries(path, str(shown))
+        except I18nError as error:
+            errors.append(ContentError(error.message, error.locator.with_(language=path.stem)))
+            continue
+        result[path.stem] = {key: e.text for key, e in entries.items() if e.translated}
+    return result, errors

@@ -1,0 +1,150 @@
+"""How complete each translation is, and the check behind ``build --strict``.
+
+For every domain (game or common strings) and language: how many messages
+are translated, fuzzy (a translation exists but its source changed; shown
+apart because it is stale), missing, too long for their card box, and
+broken (a reference to an unknown card, or a malformed one).  Fuzzy entries
+are not counted as translated.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from cardgen.errors import I18nError, Locator
+from cardgen.i18n import fit, refs
+from cardgen.i18n.catalog import Domain, domains
+from cardgen.i18n.po import read_entries
+
+
+@dataclass
+class StatusRow:
+    domain: str
+    language: str
+    total: int
+    translated: int = 0
+    fuzzy: int = 0
+    missing: int = 0
+    too_long: int = 0
+    broken: int = 0
+    problems: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, key, detail)
+    file: str | None = None
+
+    @property
+    def percent(self) -> float:
+        return 100.0 * self.translated / self.total if self.total else 100.0
+
+    @property
+    def complete(self) -> bool:
+        return self.translated == self.total and not (self.too_long or self.broken)
+
+
+def domain_status(domain: Domain, language: str) -> StatusRow:
+    """Figures for one domain and one language (the source language included)."""
+    sources = domain.source_messages()
+    row = StatusRow(domain.id, language, len(sources))
+    is_source = language == domain.source_language
+    entries = {}
+    path = domain.po_path(language)
+    if not is_source:
+        row.file = domain.display(path)
+        if path.is_file():
+            entries = read_entries(path, row.file)
+    for source in sources:
+        if is_source:
+            text = source.text
+            row.translated += 1
+        else:
+            entry = entries.get(source.key)
+            if entry is None or not entry.text:
+                row.missing += 1
+                row.problems.append(("missing", source.key, "no translation"))
+                continue
+            text = entry.text
+            if entry.fuzzy or entry.source != source.text:
+                row.fuzzy += 1
+                detail = "marked fuzzy" if entry.fuzzy else "source changed; run 'cardgen i18n update'"
+                row.problems.append(("fuzzy", source.key, detail))
+            else:
+                row.translated += 1
+        if source.card is not None and domain.game is not None:
+            measured = fit.measure(domain.game, domain.game.card(source.card), source.field, text, language)
+            if not measured.fits:
+                row.too_long += 1
+                limit = f" > {measured.limit}" if measured.limit is not None else ""
+                row.problems.append(("too long", source.key,
+                                     f"{measured.length} characters{limit} ({measured.method})"))
+        problem = _reference_problem(domain, text, source.key, language)
+        if problem:
+            row.broken += 1
+            row.problems.append(("broken", source.key, problem))
+    return row
+
+
+def _reference_problem(domain: Domain, text: str, key: str, language: str) -> str | None:
+    bad = refs.malformed_braces(text)
+    if bad:
+        return f"malformed reference {bad[0]!r}"
+    if domain.game is None:
+        found = refs.find_references(text)
+        return f"reference {found[0].source} in a common string" if found else None
+    for ref in refs.find_references(text):
+        if ref.type == "setting":
+            if ref.id not in domain.game.meta.settings:
+                return f"reference {ref.source}: unknown setting"
+            continue
+        try:
+            refs.name_key(domain.game, ref)
+        except I18nError as error:
+            return error.message
+    if key.endswith(refs.FORMS_SUFFIX):
+        try:
+            refs.parse_forms(text)
+        except ValueError as error:
+            return str(error)
+    return None
+
+
+def status(content_dir: Path, languages: list[str] | None = None,
+           game_ids: list[str] | None = None) -> list[StatusRow]:
+    """Rows per language and domain; languages default to every language found."""
+    rows = []
+    for domain in domains(content_dir, game_ids):
+        wanted = languages or _languages(domain)
+        for language in wanted:
+            rows.append(domain_status(domain, language))
+    return rows
+
+
+def _languages(domain: Domain) -> list[str]:
+    found = set(domain.languages())
+    if domain.game is not None:
+        found |= set(domain.game.meta.languages)
+    found.discard(domain.source_language)
+    return [domain.source_language, *sorted(found)]
+
+
+def build_languages(game, content_dir: Path | None = None) -> list[str]:
+    """Languages a game builds in: game.yaml's list plus every ``locale/*.po``
+    (so a language added with ``cardgen i18n add`` builds at once), source first."""
+    from cardgen.i18n.catalog import game_domain
+
+    return _languages(game_domain(game))
+
+
+def check_strict(content_dir: Path, game_ids: list[str] | None = None,
+                 languages: list[str] | None = None) -> None:
+    """For ``cardgen build --strict``: raise :class:`I18nError` listing every missing,
+    fuzzy, overflowing or broken message of the games (and common strings) built."""
+    problems: list[str] = []
+    for row in status(content_dir, languages, game_ids):
+        for kind, key, detail in row.problems:
+            problems.append(f"{row.domain} [{row.language}] {kind}: {key}: {detail}")
+    if problems:
+        shown = "\n  ".join(problems[:50])
+        more = f"\n  ... and {len(problems) - 50} more" if len(problems) > 50 else ""
+        raise I18nError(
+            f"{len(problems)} translation problem(s) (strict build):\n  {shown}{more}",
+            Locator(),
+        )

@@ -1,0 +1,196 @@
+"""Looking text up for one game in one language, with fallback and warnings.
+
+:class:`Texts` is what the rulebook (and anything else that prints text)
+uses: ``plain(key)`` gives the text with references resolved, ``markup(key)``
+the same as escaped HTML (card names marked, fallback text tagged with its
+own ``lang`` so that hyphenation follows the language actually printed).
+
+A message the language lacks falls back to the source language (Russian) and
+is recorded in :attr:`Texts.warnings`; a fuzzy translation is not used (as
+with gettext) and is recorded too.  With ``strict`` any of these raises
+:class:`I18nError` instead, and so does an overflowing card text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup, escape
+
+from cardgen.errors import I18nError, Locator
+from cardgen.i18n import refs
+from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
+from cardgen.i18n.po import Entry, read_entries
+
+if TYPE_CHECKING:
+    from cardgen.content.loader import Game
+
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+
+
+@dataclass
+class Warning_:
+    domain: str
+    language: str
+    kind: str  # "missing", "fuzzy", "form", "overflow"
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.domain} [{self.language}] {self.key}: {self.message}"
+
+
+@dataclass
+class Catalogue:
+    """Source text and the entries of one language, for one domain."""
+
+    domain: Domain
+    language: str
+    entries: dict[str, Entry] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, domain: Domain, language: str) -> "Catalogue":
+        path = domain.po_path(language)
+        entries: dict[str, Entry] = {}
+        if language != domain.source_language and path.is_file():
+            entries = read_entries(path, domain.display(path))
+        return cls(domain, language, entries)
+
+
+class Texts:
+    """Messages of ``game`` (and of the common strings) in ``language``."""
+
+    def __init__(self, game: "Game", language: str, content_dir: Path | None = None,
+                 *, strict: bool = False):
+        self.game = game
+        self.language = language
+        self.strict = strict
+        self.source_language = game.meta.source_language
+        self.warnings: list[Warning_] = []
+        self._warned: set[tuple[str, str, str]] = set()
+        content_dir = content_dir or game.root.parent
+        self.game_catalogue = Catalogue.load(game_domain(game, content_dir.parent), language)
+        common = common_domain(content_dir, content_dir.parent)
+        self.common_catalogue = Catalogue.load(common, language) if common is not None else None
+
+    # -- lookup --------------------------------------------------------------------------
+    def _catalogue_of(self, key: str) -> Catalogue:
+        if key in self.game_catalogue.domain.messages:
+            return self.game_catalogue
+        if self.common_catalogue is not None and key in self.common_catalogue.domain.messages:
+            return self.common_catalogue
+        raise I18nError(
+            f"unknown message key '{key}': not in text/{self.source_language}.yaml of "
+            f"'{self.game.id}' nor of '{COMMON}'",
+            Locator(field=key, language=self.language),
+        )
+
+    def has(self, key: str) -> bool:
+        return key in self.game_catalogue.domain.messages or (
+            self.common_catalogue is not None and key in self.common_catalogue.domain.messages
+        )
+
+    def raw(self, key: str) -> tuple[str, str]:
+        """(text, language of the text) for ``key``; falls back to the source."""
+        catalogue = self._catalogue_of(key)
+        source = catalogue.domain.messages[key]
+        if self.language == catalogue.domain.source_language:
+            return source, self.language
+        entry = catalogue.entries.get(key)
+        if entry is not None and entry.translated:
+            if entry.source != source:
+                # the PO was not updated after the source changed: stale, like fuzzy
+                self._warn(catalogue, "fuzzy", key, "the source text changed since translation "
+                           "(run 'cardgen i18n update'); the source text is used")
+                return source, catalogue.domain.source_language
+            return entry.text, self.language
+        if entry is not None and entry.fuzzy and entry.text:
+            self._warn(catalogue, "fuzzy", key, "translation is fuzzy; the source text is used")
+        else:
+            self._warn(catalogue, "missing", key, "no translation; the source text is used")
+        return source, catalogue.domain.source_language
+
+    def _lookup(self, key: str) -> tuple[str | None, str]:
+        if not self.has(key):
+            return None, self.language
+        return self.raw(key)
+
+    def _warn(self, catalogue: Catalogue, kind: str, key: str, message: str) -> None:
+        warning = Warning_(catalogue.domain.id, self.language, kind, key, message)
+        if self.strict:
+            raise I18nError(f"{kind}: {message}", Locator(field=key, language=self.language,
+                                                          file=Path(catalogue.domain.display(
+                                                              catalogue.domain.po_path(self.language)))))
+        marker = (catalogue.domain.id, kind, key)
+        if marker not in self._warned:
+            self._warned.add(marker)
+            self.warnings.append(warning)
+
+    def _form_warning(self, key: str):
+        def warn(message: str) -> None:
+            catalogue = self._catalogue_of(key)
+            self._warn(catalogue, "form", key, message)
+        return warn
+
+    def pieces(self, key: str) -> tuple[list[refs.Resolved], str]:
+        text, text_language = self.raw(key)
+        pieces = refs.resolve(
+            text, self.game, text_language, self._lookup, key=key,
+            warn=self._form_warning(key), strict=self.strict,
+        )
+        return pieces, text_language
+
+    # -- output --------------------------------------------------------------------------
+    def plain(self, key: str) -> str:
+        """The text with references resolved and ``**`` emphasis removed."""
+        pieces, _ = self.pieces(key)
+        return _BOLD.sub(r"\1", "".join(p.text for p in pieces))
+
+    def markup(self, key: str) -> Markup:
+        """Escaped HTML: card names in ``<span class="ref">``, ``**x**`` bold,
+        fallback text inside ``<span lang="ru">``."""
+        pieces, text_language = self.pieces(key)
+        html = Markup("")
+        for piece in pieces:
+            if piece.reference is None or piece.reference.type == "setting":
+                html += escape(piece.text)
+            else:
+                lang = (
+                    Markup(f' lang="{escape(piece.language)}"')
+                    if piece.language and piece.language != text_language
+                    else Markup("")
+                )
+                html += Markup('<span class="ref ref-{}"{}>{}</span>').format(
+                    piece.reference.type, lang, piece.text
+                )
+        html = Markup(_BOLD.sub(r"<strong>\1</strong>", str(html)))
+        if text_language != self.language:
+            html = Markup('<span lang="{}">{}</span>').format(text_language, html)
+        return html
+
+    def keys(self, prefix: str) -> list[str]:
+        """Keys ``prefix.N`` (and ``prefix`` itself) in natural order."""
+        found = []
+        for messages in (self.game_catalogue.domain.messages,
+                         self.common_catalogue.domain.messages if self.common_catalogue else {}):
+            for key in messages:
+                if key == prefix or (key.startswith(prefix + ".") and "." not in key[len(prefix) + 1:]):
+                    found.append(key)
+        return sorted(found, key=_natural)
+
+
+def _natural(key: str) -> list:
+    return [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", key)]
+
+
+def card_text(game: "Game", card_id: str, field_name: str, language: str) -> str:
+    """The text of a card's field in ``language``, references resolved, for card faces.
+
+    Falls back to the source language silently; use :class:`Texts` to collect warnings.
+    """
+    card = game.card(card_id)
+    key = card.text[field_name]
+    return Texts(game, language).plain(key)
