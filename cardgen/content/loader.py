@@ -126,6 +126,13 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
         documents=reader.documents,
     )
     reader.errors.extend(checks.check_game(game))
+    # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
+    from cardgen.i18n.po import locale_messages
+
+    translated, po_errors = locale_messages(game_dir, display_root)
+    reader.errors.extend(po_errors)
+    for language, found in translated.items():
+        game.messages[language] = {**found, **game.messages.get(language, {})}
     if reader.errors:
         raise ContentErrors(reader.errors)
     return game
