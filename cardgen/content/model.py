@@ -156,6 +156,8 @@ class Limits(Strict):
         default=None, min_length=2, max_length=2, description="[low, high] band."
     )
     balance_min: float | None = Field(default=None, ge=0, le=1)
+    draw_rate_max: float | None = Field(default=None, ge=0, le=1)
+    bot: Id = Field(default="random", description="Bot playing every seat (the engine's 'random' or 'greedy').")
 
 
 class GameMeta(Strict):

@@ -105,6 +105,11 @@ class CardFootballEngine(Engine):
         self.rank_of: dict[str, int] = {}  # label -> position in the rank order
         self.rank_name: dict[str, str] = {}
         self._read_deck(game, rank_order)
+        self.place_names: tuple[str, ...] = (
+            *(f"column{i + 1}" for i in range(self.columns)),
+            *(f"active{player}.{suit}" for player in range(2) for suit in self.suits),
+            "reserve", "removed", "save.pile", "save.used",
+        )
         if len(self.main_cards) < self.columns * self.column_depth:
             raise ContentError(
                 f"card-football needs at least {self.columns * self.column_depth} main cards, "
@@ -224,15 +229,9 @@ class CardFootballState(GameState):
         return Outcome((winner,), (home, away), ranking=(winner, 1 - winner), reason=self.end_reason)
 
     def card_places(self) -> dict[str, list[str]]:
-        places: dict[str, list[str]] = {f"column{i + 1}": c for i, c in enumerate(self.columns)}
-        for player, active in enumerate(self.actives):
-            for suit, column in zip(self.engine.suits, active):
-                places[f"active{player}.{suit}"] = column
-        places["reserve"] = self.reserve
-        places["removed"] = self.removed
-        places["save.pile"] = self.save_pile
-        places["save.used"] = self.save_used
-        return places
+        lists = [*self.columns, *self.actives[0], *self.actives[1]]
+        lists += (self.reserve, self.removed, self.save_pile, self.save_used)
+        return dict(zip(self.engine.place_names, lists))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -253,7 +252,7 @@ class CardFootballState(GameState):
     def clone(self) -> "CardFootballState":
         other = CardFootballState.__new__(CardFootballState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        other.rng = random.Random(0)  # a fixed seed is cheaper than Random()'s urandom
         other.rng.setstate(self.rng.getstate())
         other.events = self.events.copy()
         other.log = list(self.log)

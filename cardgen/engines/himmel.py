@@ -61,10 +61,25 @@ class HimmelEngine(Engine):
             else:
                 self.tokens.append(label)
         self.deck_cards: tuple[str, ...] = tuple(deck)
+        self._place_names: dict[int, tuple[str, ...]] = {}
         self.take_any_time = self.options["take-when"] == "any-time"
         self.refill_to_hand_size = self.options["refill"] == "to-hand-size"
         self.target_to_heap = bool(self.options["target-to-heap"])
         self.specials_count = bool(self.options["specials-count"])
+
+    def place_names(self, players: int) -> tuple[str, ...]:
+        names = self._place_names.get(players)
+        if names is None:
+            names = (
+                "deck",
+                *(f"hand{p}" for p in range(players)),
+                *(f"heap{p}" for p in range(players)),
+                *(f"pile{i}" for i in range(self.targets)),
+                *(f"target{i}" for i in range(self.targets)),
+                "out",
+            )
+            self._place_names[players] = names
+        return names
 
     def move_bound(self, players: int) -> int:
         # Nearly every turn draws a card from the deck; once it is empty every
@@ -226,17 +241,10 @@ class HimmelState(GameState):
         return sum(1 for card in heap if card in self.engine.value_of)
 
     def card_places(self) -> dict[str, list[str]]:
-        places: dict[str, list[str]] = {"deck": self.deck}
-        for player in range(self.players):
-            places[f"hand{player}"] = self.hands[player]
-            places[f"heap{player}"] = self.heaps[player]
-        for pile in range(len(self.piles)):
-            places[f"pile{pile}"] = self.piles[pile]
-            places[f"target{pile}"] = self.target_stacks[pile]
-        places["out"] = self.out_of_play
-        arrow, marker = self.engine.tokens
-        places["arrow"] = [arrow]
-        places["marker"] = [marker]
+        lists = [self.deck, *self.hands, *self.heaps, *self.piles, *self.target_stacks, self.out_of_play]
+        names = self.engine.place_names(self.players)
+        places = dict(zip(names, lists))
+        places["tokens"] = list(self.engine.tokens)  # the arrow and the marker never leave the table
         return places
 
     def to_dict(self) -> dict[str, Any]:
@@ -252,7 +260,7 @@ class HimmelState(GameState):
     def clone(self) -> "HimmelState":
         other = HimmelState.__new__(HimmelState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random()
+        other.rng = random.Random(0)  # a fixed seed is cheaper than Random()'s urandom
         other.rng.setstate(self.rng.getstate())
         other.events = self.events.copy()
         other.log = list(self.log)

@@ -1,0 +1,51 @@
+"""Seeded simulation shared by every reference engine.
+
+An engine plugs in by implementing :class:`cardgen.engines.base.Engine` and
+:class:`~cardgen.engines.base.GameState` (legal moves in sorted order,
+``apply``, ``is_over``, ``outcome``, ``card_places``, ``to_dict``, ``clone``,
+bots ``random`` and ``greedy``, and ``move_bound``) and registering in
+``cardgen.engines.ENGINES``; nothing here knows a particular game.
+
+* :func:`play_checked` plays one game under the invariant checks and raises
+  :class:`cardgen.errors.InvariantViolation` (seed and move number);
+* :func:`run_games` plays many, on ``jobs`` processes, identical for any
+  ``jobs``; :func:`summarize` turns the records into the report;
+* :func:`check_limits` / :func:`measure` check the content's playability
+  limits; :mod:`cardgen.simulation.replay` records and replays golden games.
+"""
+
+from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker
+from cardgen.simulation.limits import LimitCheck, check_limits, limit_errors, measure
+from cardgen.simulation.runner import (
+    GameRecord,
+    PlayedGame,
+    RunPlan,
+    derive_seed,
+    game_seed,
+    play_checked,
+    play_game,
+    run_games,
+)
+from cardgen.simulation.statistics import RunInfo, summarize, turn_stats, wilson_interval
+
+__all__ = [
+    "FULL_CHECKS",
+    "CheckPolicy",
+    "GameRecord",
+    "InvariantChecker",
+    "LimitCheck",
+    "PlayedGame",
+    "RunInfo",
+    "RunPlan",
+    "check_limits",
+    "derive_seed",
+    "game_seed",
+    "limit_errors",
+    "measure",
+    "play_checked",
+    "play_game",
+    "run_games",
+    "summarize",
+    "turn_stats",
+    "wilson_interval",
+]

@@ -1,0 +1,136 @@
+"""The invariants every engine's states must keep, checked after every move.
+
+:class:`InvariantChecker` holds what it needs to know about one game (its
+card catalogue, the declared length bound, the seed that reproduces it) and
+raises :class:`cardgen.errors.InvariantViolation` naming the seed and the move
+number.  The checks are written to cost a few microseconds each, so that the
+simulation can afford them on every move:
+
+* every physical card is in exactly one place, and the number of cards never
+  changes (a length sum and one set comparison against the catalogue);
+* the game has not passed its declared bound on moves;
+* the player to move has a legal move, and a finished game has none;
+* a clone equals the original and does not share its lists (a move applied to
+  the clone leaves the original unchanged).
+
+The clone check copies and compares the whole state, which is by far the
+dearest; :class:`CheckPolicy` says how often it runs (every move by default).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Iterable
+
+from cardgen.engines.base import Engine, GameState
+from cardgen.errors import InvariantViolation
+
+
+@dataclass(frozen=True)
+class CheckPolicy:
+    """How thoroughly a game is checked.
+
+    ``clone_every``: run the clone check after every n-th move (and always
+    after the first and the last); 1 checks every move, 0 never.
+    """
+
+    clone_every: int = 1
+
+    def clone_due(self, move_number: int, over: bool) -> bool:
+        if self.clone_every <= 0:
+            return False
+        return over or move_number <= 1 or move_number % self.clone_every == 0
+
+
+FULL_CHECKS = CheckPolicy(clone_every=1)
+
+
+class InvariantChecker:
+    """Checks one game's states; raise with the game's seed and move number."""
+
+    def __init__(self, engine: Engine, players: int, seed: int, policy: CheckPolicy = FULL_CHECKS):
+        self.game_id = engine.game.id
+        self.seed = seed
+        self.policy = policy
+        self.bound = engine.move_bound(players)
+        self.catalogue = frozenset(card.label for card in engine.game.physical_cards())
+        self.card_count = len(self.catalogue)
+
+    def fail(self, message: str, move_number: int) -> InvariantViolation:
+        return InvariantViolation(message, game=self.game_id, seed=self.seed, move_number=move_number)
+
+    def check(self, state: GameState, move_number: int) -> None:
+        """Every invariant of ``state`` after ``move_number`` moves (0: the deal)."""
+        self.check_cards(state, move_number)
+        self.check_length(state, move_number)
+        self.check_moves(state, move_number)
+        if self.policy.clone_due(move_number, state.is_over()):
+            self.check_clone(state, move_number)
+
+    def check_cards(self, state: GameState, move_number: int) -> None:
+        places = state.card_places()
+        piles = places.values()
+        # One C-level union and two size tests: equal sizes with no card in
+        # two places and no unknown card mean each card is in exactly one place.
+        seen = set().union(*piles)
+        if len(seen) != self.card_count or sum(map(len, piles)) != self.card_count or seen != self.catalogue:
+            raise self.fail(self._describe_cards(places), move_number)
+
+    def _describe_cards(self, places: dict) -> str:
+        where: dict[str, list[str]] = {}
+        for place, cards in places.items():
+            for card in cards:
+                where.setdefault(card, []).append(place)
+        doubled = sorted(f"{card} in {', '.join(p)}" for card, p in where.items() if len(p) > 1)
+        missing = sorted(self.catalogue - where.keys())
+        unknown = sorted(where.keys() - self.catalogue)
+        parts = [f"{sum(map(len, where.values()))} cards in play, expected {self.card_count}"]
+        for label, items in (("in two places", doubled), ("missing", missing), ("unknown", unknown)):
+            if items:
+                parts.append(f"{label}: {_first(items)}")
+        return "card conservation broken: " + "; ".join(parts)
+
+    def check_length(self, state: GameState, move_number: int) -> None:
+        if move_number > self.bound or state.turn > self.bound:
+            raise self.fail(f"game still running after {move_number} moves (declared bound {self.bound})", move_number)
+
+    def check_moves(self, state: GameState, move_number: int) -> None:
+        moves = state.legal_moves()
+        if state.is_over():
+            if moves:
+                raise self.fail(f"the game is over but {len(moves)} legal moves remain", move_number)
+            return
+        if not moves:
+            raise self.fail(f"player {state.current_player()} has no legal move", move_number)
+        if not _in_stable_order(moves):
+            raise self.fail(f"legal moves are not in sorted order: {_first(map(repr, moves))}", move_number)
+
+    def check_clone(self, state: GameState, move_number: int) -> None:
+        copy = state.clone()
+        if copy is state or not copy == state:
+            raise self.fail("a clone differs from the original", move_number)
+        if state.is_over():
+            return
+        before = state.to_dict()
+        copy.apply(copy.legal_moves()[0])
+        if state.to_dict() != before:
+            raise self.fail("a move applied to a clone changed the original", move_number)
+
+
+def _in_stable_order(moves: list) -> bool:
+    try:
+        return all(a <= b for a, b in zip(moves, moves[1:]))
+    except TypeError:  # moves that do not compare: a repeat must give the same list
+        return len(set(map(repr, moves))) == len(moves)
+
+
+def _first(items: Iterable[str], count: int = 5) -> str:
+    items = list(items)
+    more = f" and {len(items) - count} more" if len(items) > count else ""
+    return ", ".join(items[:count]) + more
+
+
+def count_places(state: GameState) -> Counter[str]:
+    """Cards per place; handy in tests and error reports."""
+    return Counter({place: len(cards) for place, cards in state.card_places().items()})
