@@ -37,9 +37,11 @@ if TYPE_CHECKING:
 FORMS_SUFFIX = ".forms"
 REFERENCE = re.compile(r"\{(?P<type>card|group|kind|setting):(?P<id>[a-z0-9_-]+)(?:\|(?P<form>[a-z]+))?\}")
 ANY_BRACE = re.compile(r"\{[^{}]*\}")
+#: A named argument such as ``{total}``, filled in by the code that prints the text.
+ARGUMENT = re.compile(r"\{(?P<name>[a-z_]+)\}")
 #: The Weblate flag that makes its placeholder check keep references intact;
 #: the case after ``|`` is left free because a translator may need another one.
-PLACEHOLDER_FLAG = r'placeholders:r"\{(card|group|kind|setting):[a-z0-9_-]+"'
+PLACEHOLDER_FLAG = r'placeholders:r"\{(card|group|kind|setting):[a-z0-9_-]+|\{[a-z_]+\}"'
 FORM_ITEM = re.compile(r"^\s*(?P<case>[a-z]+)\s*:\s*(?P<form>.+?)\s*$")
 
 
@@ -64,13 +66,28 @@ def find_references(text: str) -> list[Reference]:
 
 
 def malformed_braces(text: str) -> list[str]:
-    """Brace groups that look like references but are not well formed."""
+    """Brace groups that are neither references nor named arguments."""
     good = {(m.start(), m.end()) for m in REFERENCE.finditer(text)}
+    good |= {(m.start(), m.end()) for m in ARGUMENT.finditer(text)}
     return [m.group(0) for m in ANY_BRACE.finditer(text) if (m.start(), m.end()) not in good]
 
 
 def has_references(text: str) -> bool:
-    return bool(REFERENCE.search(text))
+    return bool(REFERENCE.search(text) or ARGUMENT.search(text))
+
+
+def arguments(text: str) -> set[str]:
+    return {m["name"] for m in ARGUMENT.finditer(text)}
+
+
+def fill(text: str, args: dict[str, object], where: Locator | None = None) -> str:
+    """Put the named arguments into ``text``; I18nError for one not given."""
+    def replace(match: re.Match) -> str:
+        name = match["name"]
+        if name not in args:
+            raise I18nError(f"text needs the argument {{{name}}}, which is not given", where)
+        return str(args[name])
+    return ARGUMENT.sub(replace, text)
 
 
 def parse_forms(text: str) -> dict[str, str]:

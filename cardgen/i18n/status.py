@@ -75,17 +75,21 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
                 limit = f" > {measured.limit}" if measured.limit is not None else ""
                 row.problems.append(("too long", source.key,
                                      f"{measured.length} characters{limit} ({measured.method})"))
-        problem = _reference_problem(domain, text, source.key, language)
+        problem = _reference_problem(domain, text, source.key, language, source.text)
         if problem:
             row.broken += 1
             row.problems.append(("broken", source.key, problem))
     return row
 
 
-def _reference_problem(domain: Domain, text: str, key: str, language: str) -> str | None:
+def _reference_problem(domain: Domain, text: str, key: str, language: str,
+                       source: str | None = None) -> str | None:
     bad = refs.malformed_braces(text)
     if bad:
         return f"malformed reference {bad[0]!r}"
+    if source is not None and refs.arguments(text) != refs.arguments(source):
+        wanted = ", ".join(sorted("{%s}" % a for a in refs.arguments(source))) or "none"
+        return f"arguments differ from the source (expected: {wanted})"
     if domain.game is None:
         found = refs.find_references(text)
         return f"reference {found[0].source} in a common string" if found else None

@@ -135,8 +135,9 @@ class Texts:
             self._warn(catalogue, "form", key, message)
         return warn
 
-    def pieces(self, key: str) -> tuple[list[refs.Resolved], str]:
+    def pieces(self, key: str, args: dict | None = None) -> tuple[list[refs.Resolved], str]:
         text, text_language = self.raw(key)
+        text = refs.fill(text, args or {}, Locator(field=key, language=self.language))
         pieces = refs.resolve(
             text, self.game, text_language, self._lookup, key=key,
             warn=self._form_warning(key), strict=self.strict,
@@ -144,15 +145,15 @@ class Texts:
         return pieces, text_language
 
     # -- output --------------------------------------------------------------------------
-    def plain(self, key: str) -> str:
+    def plain(self, key: str, **args) -> str:
         """The text with references resolved and ``**`` emphasis removed."""
-        pieces, _ = self.pieces(key)
+        pieces, _ = self.pieces(key, args)
         return _BOLD.sub(r"\1", "".join(p.text for p in pieces))
 
-    def markup(self, key: str) -> Markup:
+    def markup(self, key: str, **args) -> Markup:
         """Escaped HTML: card names in ``<span class="ref">``, ``**x**`` bold,
         fallback text inside ``<span lang="ru">``."""
-        pieces, text_language = self.pieces(key)
+        pieces, text_language = self.pieces(key, args)
         html = Markup("")
         for piece in pieces:
             if piece.reference is None or piece.reference.type == "setting":
