@@ -21,6 +21,7 @@ from cardgen.errors import CardgenError, ContentErrors
 COMMANDS: dict[str, str] = {
     "validate": "cardgen.cli.validate:validate",
     "schema": "cardgen.cli.validate:schema",
+    "simulate": "cardgen.cli.simulate:simulate",
     "i18n": "cardgen.cli.i18n:i18n",
 }
 

@@ -10,9 +10,19 @@ from cardgen.cli.common import resolve_games, table
 
 @click.command()
 @click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option(
+    "--simulate",
+    "run_simulation",
+    is_flag=True,
+    help="Also play the games with their engine and check the playability limits in game.yaml.",
+)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for --simulate.")
 @click.pass_obj
-def validate(settings: Settings, games: tuple[str, ...]) -> None:
+def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, jobs: int) -> None:
     """Check the content of GAME (default: every game) and print its composition.
+
+    With --simulate, each game that has an engine is played as its ``limits:``
+    say (fixed seed) and every limit is checked; a failed limit is an error.
 
     Exit code 0 when everything holds, 1 on content errors, 2 on usage errors.
     """
@@ -32,7 +42,45 @@ def validate(settings: Settings, games: tuple[str, ...]) -> None:
             )
         )
         click.echo()
+    if run_simulation:
+        check_playability(loaded, jobs)
     click.secho(f"{len(loaded)} game(s) valid.", fg="green")
+
+
+def check_playability(loaded: list, jobs: int) -> None:
+    """Simulate each game with an engine and check its limits; raise on failures."""
+    from cardgen.content.model import Limits
+    from cardgen.engines import ENGINES, engine_for
+    from cardgen.errors import ContentErrors
+    from cardgen.simulation import check_limits, limit_errors, measure
+
+    errors = []
+    for game in loaded:
+        if game.meta.engine not in ENGINES:
+            click.echo(f"{game.id}: no engine, playability not simulated")
+            continue
+        limits = game.meta.limits or Limits()
+        summary = measure(engine_for(game), limits, jobs=jobs)
+        checks = check_limits(limits, summary)
+        click.secho(
+            f"{game.id}: {limits.games} games, seed {limits.seed}, "
+            f"{summary['players']} players, bot {limits.bot}",
+            bold=True,
+        )
+        click.echo(table(["limit", "measured", "required", ""], [
+            (c.name, f"{c.measured:g}", c.required, "ok" if c.ok else "FAILED") for c in checks
+        ]))
+        click.echo()
+        errors += limit_errors(game.root / "game.yaml", checks)
+        errors += [_violation_error(game, message) for message in summary["violation_examples"]]
+    if errors:
+        raise ContentErrors(errors)
+
+
+def _violation_error(game, message: str):
+    from cardgen.errors import ContentError, Locator
+
+    return ContentError(f"simulation: {message}", Locator(file=game.root / "game.yaml", field="engine"))
 
 
 @click.command()

@@ -24,6 +24,8 @@ from cardgen.engines.base import Engine, GameState
 from cardgen.errors import InvariantViolation, SimulationError
 from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker
 
+DEFAULT_CHECKS = CheckPolicy()
+
 Progress = Callable[[int], None]  # called with the number of games just finished
 CHUNK_GAMES = 100
 
@@ -158,7 +160,7 @@ def run_games(
     players: int,
     bot: str = "random",
     jobs: int = 1,
-    policy: CheckPolicy = FULL_CHECKS,
+    policy: CheckPolicy = DEFAULT_CHECKS,
     progress: Progress | None = None,
 ) -> list[GameRecord]:
     """Play ``games`` games; the records in index order whatever ``jobs`` is."""
