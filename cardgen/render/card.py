@@ -1,0 +1,351 @@
+"""One card face or back: resolve its layout into a plan, draw the plan as a PDF form.
+
+A :class:`CardPlan` is the fully resolved drawing of one face or back in one
+language (texts fitted, colours and parameters filled in).  Equal plans draw
+equal pictures, so each distinct plan becomes one Form XObject per PDF and is
+placed wherever the card appears (copies, sheets, shop pages).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cardgen.errors import Locator, RenderError
+from cardgen.render import fonts
+from cardgen.render.layout import Element, Entry, Layout, Resolver, layout_path, load_layout, matches
+from cardgen.render.shapes import ShapePainter
+from cardgen.render.text import PT_PER_MM, fit_text
+
+ART_BLEED_MM = 4.0  # art is drawn this far past the trim; shops get 3 mm (or the profile's bleed)
+_FUNC = re.compile(r"^(tint|shade)\((.+),\s*([0-9.]+)\)$")
+
+
+@dataclass(frozen=True)
+class CardPlan:
+    """Everything needed to draw one face or back; hashable, equal plans look equal."""
+
+    width: float  # trim, points
+    height: float
+    ops: tuple
+    label: str  # card id or "back:<id>", for messages
+
+    @property
+    def key(self) -> str:
+        digest = hashlib.sha1(repr((self.width, self.height, self.ops)).encode("utf-8")).hexdigest()
+        return "F" + digest[:16]
+
+
+def hex_color(text: str, named: dict[str, str], locator: Locator | None = None, depth: int = 0) -> str | None:
+    """Resolve a colour expression to ``#rrggbb`` (None for ``none``)."""
+    text = text.strip()
+    if text == "none":
+        return None
+    if depth > 10:
+        raise RenderError(f"colour '{text}' refers to itself", locator)
+    if re.fullmatch(r"#[0-9a-fA-F]{6}", text):
+        return text.lower()
+    if text in named:
+        return hex_color(named[text], named, locator, depth + 1)
+    m = _FUNC.match(text)
+    if m:
+        base = hex_color(m.group(2), named, locator, depth + 1) or "#000000"
+        t = float(m.group(3))
+        r, g, b = (int(base[i:i + 2], 16) for i in (1, 3, 5))
+        target = 255 if m.group(1) == "tint" else 0
+        r, g, b = (round(v + (target - v) * t) for v in (r, g, b))
+        return f"#{r:02x}{g:02x}{b:02x}"
+    raise RenderError(f"unknown colour '{text}' (use #rrggbb, a named colour, tint(C, t) or shade(C, t))", locator)
+
+
+class CardRenderer:
+    """Plans and draws the cards of one game in one language."""
+
+    def __init__(self, game, lang: str, templates_dir: Path | None = None):
+        fonts.register_fonts()
+        self.game = game
+        self.lang = lang
+        self.templates_dir = templates_dir
+        self.layout: Layout = load_layout(layout_path(game.root, game.id, templates_dir), templates_dir)
+        size = game.meta.card_size
+        self.width_mm, self.height_mm = size.width_mm, size.height_mm
+        self.width, self.height = size.width_mm * PT_PER_MM, size.height_mm * PT_PER_MM
+        self._groups = {g.id: g for g in game.meta.groups}
+        self._backs = {b.id: b for b in game.meta.backs}
+        self._face_cache: dict[str, CardPlan] = {}
+        self._back_cache: dict[str, CardPlan] = {}
+
+    # --- planning --------------------------------------------------------------------------------
+    def _common_values(self) -> dict[str, Any]:
+        return {"game.title": self.game.text(self.game.meta.title, self.lang), "game.id": self.game.id,
+                "lang": self.lang}
+
+    def face(self, card) -> CardPlan:
+        """The plan of a card's face (``card`` is a content Card)."""
+        if card.id in self._face_cache:
+            return self._face_cache[card.id]
+        group = self._groups[card.group]
+        kind = next((k for k in group.kinds if k.id == card.kind), None)
+        back = self._backs[card.back]
+        values = self._common_values()
+        values.update({
+            "card.id": card.id, "card.copies": card.copies,
+            "group.id": group.id, "group.name": self.game.text(group.name, self.lang), "group.color": group.color,
+            "kind.id": card.kind or "", "kind.name": self.game.text(kind.name, self.lang) if kind else "",
+            "back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
+        })
+        for name, value in card.attrs.items():
+            values[f"attrs.{name}"] = value
+        fields = {name: self.game.text(key, self.lang) for name, key in card.text.items()}
+        facts = {"group": card.group, "kind": card.kind, "card": card.id, "back": card.back, "attrs": card.attrs,
+                 "fields": sorted(card.text)}
+        locator = Locator(card=card.id, language=self.lang)
+        entry = self._entry(self.layout.faces, facts, f"card '{card.id}' (group {card.group}, kind {card.kind})")
+        resolver = Resolver(self.layout, values, fields, self.lang, locator)
+        ops = self._plan(entry, facts, resolver)
+        missing = sorted(set(fields) - resolver.used_fields - set(entry.omit))
+        if missing:
+            raise RenderError(
+                f"the layout prints no text for field(s) {', '.join(missing)}; print them or list them under 'omit'",
+                Locator(file=self.layout.path, card=card.id, language=self.lang, field=missing[0]),
+            )
+        plan = CardPlan(self.width, self.height, ops, card.id)
+        self._face_cache[card.id] = plan
+        return plan
+
+    def back(self, back_id: str) -> CardPlan:
+        if back_id in self._back_cache:
+            return self._back_cache[back_id]
+        back = self._backs[back_id]
+        values = self._common_values()
+        values.update({"back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
+                       "card.id": f"back-{back.id}"})
+        facts = {"back": back.id, "card": None, "group": None, "kind": None, "attrs": {}}
+        entry = self._entry(self.layout.backs, facts, f"back '{back_id}'")
+        resolver = Resolver(self.layout, values, {}, self.lang, Locator(card=f"back {back_id}", language=self.lang))
+        plan = CardPlan(self.width, self.height, self._plan(entry, facts, resolver), f"back:{back_id}")
+        self._back_cache[back_id] = plan
+        return plan
+
+    def _entry(self, entries: list[Entry], facts: dict, what: str) -> Entry:
+        for entry in entries:
+            if matches(entry.match, facts):
+                return entry
+        raise RenderError(f"no layout entry matches {what}", Locator(file=self.layout.path))
+
+    def color(self, text: str, resolver: Resolver | None = None) -> str | None:
+        if resolver is not None:
+            text = resolver.text(text)
+        return hex_color(text, self.layout.colors, Locator(file=self.layout.path))
+
+    def _box(self, spec, resolver: Resolver, safe_check: bool = False, what: str = "") -> tuple[float, float, float, float]:
+        """A box spec -> (x, y, w, h) in points, bottom-left origin at the trim corner."""
+        W, H = self.width_mm, self.height_mm
+        if spec == "full":
+            b = ART_BLEED_MM
+            x, y, w, h = -b, -b, W + 2 * b, H + 2 * b
+        elif spec == "trim":
+            x, y, w, h = 0.0, 0.0, W, H
+        elif spec == "safe":
+            s = self.layout.safe_mm
+            x, y, w, h = s, s, W - 2 * s, H - 2 * s
+        else:
+            if len(spec) != 4:
+                raise RenderError(f"box must be [x, y, w, h], found {spec}", Locator(file=self.layout.path))
+            vals = []
+            for i, v in enumerate(spec):
+                total = W if i % 2 == 0 else H
+                if isinstance(v, str):
+                    v = resolver.text(v).strip()
+                    v = float(v[:-1]) * total / 100 if v.endswith("%") else float(v)
+                vals.append(float(v))
+            x, y, w, h = vals
+        if safe_check:
+            s = self.layout.safe_mm - 1e-6
+            if x < s or y < s or x + w > W - s or y + h > H - s:
+                raise RenderError(
+                    f"{what} box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the {self.layout.safe_mm:g} mm safe zone "
+                    f"of a {W:g} x {H:g} mm card", resolver.locator.with_(file=self.layout.path))
+        # to points, y from the bottom
+        return (round(x * PT_PER_MM, 3), round((H - y - h) * PT_PER_MM, 3),
+                round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3))
+
+    def _plan(self, entry: Entry, facts: dict, resolver: Resolver) -> tuple:
+        ops: list[tuple] = []
+        elements: list[Element] = []
+        for name in entry.use:
+            if name not in self.layout.parts:
+                raise RenderError(f"no part named '{name}' in the layout", Locator(file=self.layout.path))
+            elements.extend(self.layout.parts[name])
+        elements.extend(entry.elements)
+        if not elements:
+            raise RenderError("a layout entry draws nothing (no 'use' and no 'elements')", Locator(file=self.layout.path))
+        for index, el in enumerate(elements):
+            if el.when is not None and not matches(el.when, facts):
+                continue
+            ops.append(self._op(el, index, resolver))
+        return tuple(ops)
+
+    def _op(self, el: Element, index: int, resolver: Resolver) -> tuple:
+        mm = PT_PER_MM
+        if el.type == "fill":
+            return ("fill", self.color(el.fill or "#ffffff", resolver), ART_BLEED_MM * mm)
+        if el.type == "rect":
+            return ("rect", self._box(el.box, resolver),
+                    self.color(el.fill, resolver) if el.fill else None,
+                    self.color(el.stroke, resolver) if el.stroke else None,
+                    round(el.width * mm, 3), round(el.radius * mm, 3), tuple(el.dash or ()))
+        if el.type == "line":
+            pts = el.points or []
+            H = self.height_mm
+            coords = tuple(round((float(v) if i % 2 == 0 else H - float(v)) * mm, 3) for i, v in enumerate(pts))
+            return ("line", coords, self.color(el.stroke or "#000000", resolver), round(el.width * mm, 3),
+                    tuple(el.dash or ()))
+        if el.type == "text":
+            if el.text is None:
+                raise RenderError(f"text element {index} has no 'text'", Locator(file=self.layout.path))
+            content = resolver.text(el.text)
+            box = self._box(el.box, resolver, safe_check=True, what=f"text element {index} ({el.text})")
+            font = fonts.font_name(el.font)
+            w, h = box[2], box[3]
+            if el.rotate in (90, 270):
+                w, h = h, w
+            field = next(iter(re.findall(r"\{field\.([^}|]+)", el.text)), None) or el.text
+            fitted = fit_text(content, font, w, h, size=el.size, min_size=el.min_size or el.size,
+                              leading=el.leading, max_lines=el.max_lines,
+                              locator=resolver.locator.with_(field=field))
+            return ("text", box, fitted.lines, font, fitted.size, fitted.leading, self.color(el.color, resolver),
+                    el.align, el.valign, el.rotate)
+        if el.type == "draw":
+            if not el.draw:
+                raise RenderError(f"draw element {index} names no drawing", Locator(file=self.layout.path))
+            name = resolver.text(el.draw)
+            params = tuple(sorted((k, resolver.value(v)) for k, v in el.params.items()))
+            return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
+        raise RenderError(f"unknown element type {el.type}")
+
+    # --- drawing ---------------------------------------------------------------------------------
+    def form(self, canvas, plan: CardPlan) -> str:
+        """Define ``plan`` as a form on ``canvas`` (once) and return its name."""
+        defined = canvas.__dict__.setdefault("_cardgen_forms", set())
+        name = plan.key
+        if name not in defined:
+            b = ART_BLEED_MM * PT_PER_MM
+            canvas.beginForm(name, -b, -b, plan.width + b, plan.height + b)
+            self.draw(canvas, plan)
+            canvas.endForm()
+            defined.add(name)
+        return name
+
+    def place(self, canvas, plan: CardPlan, x: float, y: float, clip: tuple[float, float, float, float] | None = None,
+              rotate: int = 0) -> None:
+        """Draw ``plan`` with its trim's bottom-left corner at (x, y) points.
+
+        ``clip`` is (left, bottom, right, top) extra margins around the trim
+        that may show (0 = cut at the trim); None shows the whole art bleed.
+        """
+        name = self.form(canvas, plan)
+        canvas.saveState()
+        canvas.translate(x, y)
+        if rotate == 90:  # the card's bottom edge runs up the page
+            canvas.translate(plan.height, 0)
+            canvas.rotate(90)
+        elif rotate:
+            raise RenderError(f"cards can be placed at 0 or 90 degrees, not {rotate}")
+        if clip is not None:
+            left, bottom, right, top = clip
+            p = canvas.beginPath()
+            p.rect(-left, -bottom, plan.width + left + right, plan.height + bottom + top)
+            canvas.clipPath(p, stroke=0, fill=0)
+        canvas.doForm(name)
+        canvas.restoreState()
+
+    def draw(self, canvas, plan: CardPlan) -> None:
+        from reportlab.lib.colors import HexColor
+
+        from cardgen.render import drawings
+
+        painter = ShapePainter(canvas, lambda t: HexColor(hex_color(t, self.layout.colors, Locator(file=self.layout.path))),
+                               self.layout.symbol, fonts.font_name)
+        ctx = drawings.DrawContext(canvas, painter, self, plan)
+        for op in plan.ops:
+            kind = op[0]
+            canvas.saveState()
+            if kind == "fill":
+                _, color, b = op
+                canvas.setFillColor(HexColor(color))
+                canvas.rect(-b, -b, plan.width + 2 * b, plan.height + 2 * b, stroke=0, fill=1)
+            elif kind == "rect":
+                _, (x, y, w, h), fill, stroke, width, radius, dash = op
+                if fill:
+                    canvas.setFillColor(HexColor(fill))
+                if stroke:
+                    canvas.setStrokeColor(HexColor(stroke))
+                    canvas.setLineWidth(width)
+                    if dash:
+                        canvas.setDash(list(dash))
+                if radius:
+                    canvas.roundRect(x, y, w, h, radius, stroke=int(bool(stroke)), fill=int(bool(fill)))
+                else:
+                    canvas.rect(x, y, w, h, stroke=int(bool(stroke)), fill=int(bool(fill)))
+            elif kind == "line":
+                _, coords, stroke, width, dash = op
+                canvas.setStrokeColor(HexColor(stroke))
+                canvas.setLineWidth(width)
+                canvas.setLineCap(1)
+                if dash:
+                    canvas.setDash(list(dash))
+                p = canvas.beginPath()
+                p.moveTo(coords[0], coords[1])
+                for i in range(2, len(coords) - 1, 2):
+                    p.lineTo(coords[i], coords[i + 1])
+                canvas.drawPath(p, stroke=1, fill=0)
+            elif kind == "text":
+                self._draw_text(canvas, op)
+            elif kind == "draw":
+                _, name, (x, y, w, h), params, fit, rotate = op
+                if rotate:
+                    canvas.translate(x + w / 2, y + h / 2)
+                    canvas.rotate(rotate)
+                    if rotate in (90, 270):
+                        w, h = h, w
+                    x, y = -w / 2, -h / 2
+                ctx.draw(name, x, y, w, h, dict(params), fit)
+            canvas.restoreState()
+
+    def _draw_text(self, canvas, op) -> None:
+        from reportlab.lib.colors import HexColor
+        from reportlab.pdfbase.pdfmetrics import stringWidth
+
+        _, (x, y, w, h), lines, font, size, leading, color, align, valign, rotate = op
+        ascent, descent, cap = fonts.metrics(font)
+        canvas.translate(x + w / 2, y + h / 2)
+        if rotate:
+            canvas.rotate(rotate)
+            if rotate in (90, 270):
+                w, h = h, w
+        canvas.setFillColor(HexColor(color))
+        canvas.setFont(font, size)
+        n = len(lines)
+        # block from the first line's cap top to the last line's baseline
+        block = cap * size + (n - 1) * leading
+        if valign == "top":
+            top = h / 2 - (ascent - cap) * size * 0.5
+            first = top - cap * size
+        elif valign == "bottom":
+            first = -h / 2 - descent * size * 0.5 + (n - 1) * leading
+        else:
+            first = block / 2 - cap * size
+        for i, line in enumerate(lines):
+            baseline = first - i * leading
+            lw = stringWidth(line, font, size)
+            if align == "left":
+                lx = -w / 2
+            elif align == "right":
+                lx = w / 2 - lw
+            else:
+                lx = -lw / 2
+            canvas.drawString(lx, baseline, line)

@@ -1,0 +1,57 @@
+"""The vendored fonts (``cardgen/fonts/``), registered with reportlab once per process.
+
+Layouts name fonts by style (``regular``, ``bold``, ``condensed``,
+``condensed-bold``); every PDF embeds a subset of the files shipped in the
+package, never a font found on the system.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from cardgen.errors import RenderError
+
+FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
+
+STYLES: dict[str, str] = {
+    "regular": "DejaVuSans",
+    "bold": "DejaVuSans-Bold",
+    "condensed": "DejaVuSansCondensed",
+    "condensed-bold": "DejaVuSansCondensed-Bold",
+}
+DEFAULT_FONT = STYLES["regular"]
+
+
+@lru_cache(maxsize=None)
+def register_fonts() -> tuple[str, ...]:
+    """Register every vendored font with reportlab; return their names."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
+    for name in STYLES.values():
+        path = FONT_DIR / f"{name}.ttf"
+        if not path.is_file():
+            raise RenderError(f"vendored font file missing: {path}")
+        pdfmetrics.registerFont(TTFont(name, str(path)))
+    return tuple(STYLES.values())
+
+
+def font_name(style: str) -> str:
+    """The reportlab font name of a style (or of a vendored font name)."""
+    if style in STYLES:
+        return STYLES[style]
+    if style in STYLES.values():
+        return style
+    raise RenderError(f"unknown font style '{style}'; expected one of: {', '.join(STYLES)}")
+
+
+@lru_cache(maxsize=None)
+def metrics(name: str) -> tuple[float, float, float]:
+    """(ascent, descent, cap height) of a registered font, as fractions of the size."""
+    from reportlab.pdfbase import pdfmetrics
+
+    register_fonts()
+    face = pdfmetrics.getFont(name).face
+    cap = getattr(face, "capHeight", 0) or 0.73 * face.ascent
+    return face.ascent / 1000.0, face.descent / 1000.0, cap / 1000.0
