@@ -1,0 +1,268 @@
+"""himmel: hand-built positions for the number play, the three specials, the
+take and the end, and the named rule options.
+
+Numbers are written as ints (``12`` is ``number-12``); specials as
+``"R"``/``"S"``/``"T"`` (reverse, steal, raise target) with an optional copy
+number (``"R2"``).  Cards a position does not place go out of play, so every
+card stays in exactly one place and the invariant checker can run.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cardgen.content import load_game
+from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot
+from cardgen.errors import SimulationError
+from cardgen.simulation import FULL_CHECKS, InvariantChecker
+
+CONTENT = Path(__file__).resolve().parents[2] / "content" / "himmel"
+SPECIALS = {"R": "special-reverse", "S": "special-steal", "T": "special-raise-target"}
+
+
+@pytest.fixture(scope="module")
+def game():
+    return load_game(CONTENT)
+
+
+@pytest.fixture(scope="module")
+def engine(game):
+    return HimmelEngine(game)
+
+
+def card(item: int | str) -> str:
+    if isinstance(item, int):
+        return f"number-{item}"
+    return f"{SPECIALS[item[0]]}#{item[1:] or '1'}"
+
+
+def cards(*items: int | str) -> list[str]:
+    return [card(i) for i in items]
+
+
+def position(
+    engine: HimmelEngine,
+    hands: list[list[int | str]],
+    piles: tuple[list[int], list[int]] = ([], []),
+    targets: tuple[list[int], list[int]] = ([50], [60]),
+    deck: list[int | str] | None = None,
+    marker: int = 0,
+    to_move: int = 0,
+) -> HimmelState:
+    state = HimmelState(engine, len(hands), seed=5, deal=False)
+    state.hands = [sorted(cards(*hand)) for hand in hands]
+    state.piles = [cards(*pile) for pile in piles]
+    state.target_stacks = [cards(*stack) for stack in targets]
+    state.deck = cards(*(deck or []))
+    state.marker, state.to_move = marker, to_move
+    placed = {c for place in state.card_places().values() for c in place}
+    state.out_of_play = [c for c in engine.deck_cards if c not in placed]
+    return state
+
+
+def check(engine, state: HimmelState) -> None:
+    InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
+
+
+# -- the deal -------------------------------------------------------------------------------
+
+
+def test_deal_gives_five_cards_each_and_two_number_targets(engine):
+    for seed in range(30):
+        state = engine.new_game(4, seed)
+        assert [len(h) for h in state.hands] == [5] * 4
+        assert all(len(stack) == 1 and stack[0] in engine.value_of for stack in state.target_stacks)
+        assert len(state.deck) == 85 - 20 - 2
+        assert state.marker == 0 and state.direction == 1 and state.current_player() == 0
+        check(engine, state)
+
+
+def test_special_turned_up_as_a_target_is_shuffled_back(engine):
+    state = position(engine, [[1], [2], [3]], deck=[5, 6, "R"])
+    assert state._starting_target() in cards(5, 6)
+    assert card("R") in state.deck and len(state.deck) == 2
+    assert state.events["special_target_reshuffles"] >= 1
+
+
+def test_player_count_must_be_three_to_six(engine):
+    with pytest.raises(SimulationError):
+        engine.new_game(2, seed=1)
+    with pytest.raises(SimulationError):
+        engine.new_game(7, seed=1)
+
+
+# -- playing numbers --------------------------------------------------------------------------
+
+
+def test_number_must_lie_between_the_top_card_and_the_target(engine):
+    state = position(engine, [[10, 30, 55, 59], [1], [2]], piles=([20], []), targets=([50], [60]), deck=[40])
+    numbers = {(m[1], m[2]) for m in state.legal_moves() if m[0] == "number"}
+    assert numbers == {
+        (card(30), 0), (card(10), 1), (card(30), 1), (card(55), 1), (card(59), 1)
+    }
+    state.apply(("number", card(30), 0))
+    assert state.piles[0] == cards(20, 30) and state.hands[0] == sorted(cards(10, 55, 59, 40))
+    assert state.current_player() == 1
+    check(engine, state)
+
+
+def test_a_pile_without_a_target_has_no_upper_bound(engine):
+    state = position(engine, [[70], [1], [2]], piles=([], [65]), targets=([50], []), deck=[40])
+    assert ("number", card(70), 1) in state.legal_moves()
+    assert ("number", card(70), 0) not in state.legal_moves()
+
+
+# -- the specials -----------------------------------------------------------------------------
+
+
+def test_reverse_turns_the_arrow_and_goes_to_the_own_heap(engine):
+    state = position(engine, [["R", 1], [2], [3], [4]], deck=[40])
+    state.apply(("reverse", card("R")))
+    assert state.direction == -1 and state.current_player() == 3
+    assert state.heaps[0] == cards("R") and state.dung_points(0) == 1
+    assert state.hands[0] == sorted(cards(1, 40))
+
+
+def test_only_one_copy_of_a_special_kind_is_offered(engine):
+    state = position(engine, [["R", "R2"], [2], [3]], deck=[40])
+    assert [m for m in state.legal_moves() if m[0] == "reverse"] == [("reverse", card("R"))]
+
+
+def test_steal_takes_a_random_card_and_the_victim_draws_one(engine):
+    state = position(engine, [["S"], [7, 8, 9], [3]], deck=[40, 41])
+    assert {m[2] for m in state.legal_moves() if m[0] == "steal"} == {1, 2}
+    state.apply(("steal", card("S"), 1))
+    assert len(state.hands[1]) == 3 and card(41) in state.hands[1]  # the victim draws first
+    stolen = [c for c in state.hands[0] if c != card(40)]  # then the thief refills
+    assert len(stolen) == 1 and stolen[0] in cards(7, 8, 9) and card(40) in state.hands[0]
+    assert state.heaps[0] == cards("S") and state.log[-1] == ("steal", 1)
+    check(engine, state)
+
+
+def test_steal_needs_a_victim_with_cards_and_an_empty_deck_gives_nothing(engine):
+    state = position(engine, [["S"], [], [3]], deck=[])
+    assert [m for m in state.legal_moves() if m[0] == "steal"] == [("steal", card("S"), 2)]
+    state.apply(("steal", card("S"), 2))
+    assert state.hands[2] == [] and state.hands[0] == cards(3)
+
+
+def test_raise_target_puts_a_higher_number_on_the_target(engine):
+    state = position(engine, [["T", 45, 66], [1], [2]], piles=([30], []), targets=([50], [60]), deck=[40, 41])
+    raises = [m for m in state.legal_moves() if m[0] == "raise"]
+    assert raises == [("raise", card("T"), 0, card(66)), ("raise", card("T"), 1, card(66))]
+    state.apply(("raise", card("T"), 0, card(66)))
+    assert state.target_stacks[0] == cards(50, 66) and state.heaps[0] == cards("T")
+    assert state.hands[0] == sorted(cards(45, 40, 41))
+    check(engine, state)
+
+
+def test_raise_target_is_not_playable_without_a_higher_number(engine):
+    state = position(engine, [["T", 45], [1], [2]], targets=([50], [60]), deck=[40])
+    assert not [m for m in state.legal_moves() if m[0] == "raise"]
+
+
+# -- the take -------------------------------------------------------------------------------
+
+
+def test_take_moves_pile_and_target_to_the_heap_and_sets_a_new_target(engine):
+    state = position(engine, [[10, 66], [1], [2]], piles=([20, 30], [61]), targets=([50], [60]), deck=[40, 41])
+    state.apply(("take", card(66)))
+    assert sorted(state.heaps[0]) == sorted(cards(20, 30, 50)) and state.dung_points(0) == 3
+    assert state.piles[0] == [] and state.target_stacks[0] == cards(66)
+    assert state.marker == 1 and state.hands[0] == sorted(cards(10, 40, 41))
+    assert state.events["voluntary_takes"] == 1
+    check(engine, state)
+
+
+def test_raised_targets_go_to_the_heap_with_the_pile(engine):
+    state = position(engine, [[10], [1], [2]], piles=([20], []), targets=([50, 66], [60]), deck=[40])
+    state.apply(("take", card(10)))
+    assert sorted(state.heaps[0]) == sorted(cards(20, 50, 66))
+
+
+def test_take_without_a_number_in_hand_turns_up_the_deck(engine):
+    state = position(engine, [["R"], [1], [2]], deck=[40, 41, "S"])
+    assert ("take", "") in state.legal_moves()
+    state.apply(("take", ""))
+    # S is turned up first and goes under the deck, then 41 becomes the target
+    assert state.target_stacks[0] == cards(41) and state.deck == []
+    assert state.hands[0] == sorted(cards("R", "S", 40))
+    assert state.events["targets_from_deck"] == 1
+
+
+def test_take_with_only_specials_left_in_the_deck_leaves_no_bound(engine):
+    state = position(engine, [["R"], [1], [2]], deck=["S", "T"])
+    state.apply(("take", ""))
+    assert state.target_stacks[0] == [] and state.events["unbounded_targets"] == 1
+
+
+def test_empty_hand_may_only_take(engine):
+    state = position(engine, [[], [1], [2]], deck=[40])
+    assert state.legal_moves() == [("take", "")]
+
+
+def test_take_with_an_empty_deck_ends_the_game(engine):
+    state = position(engine, [[10], [1, 2], [3]], piles=([20, 30], []), deck=[])
+    assert ("take", "") in state.legal_moves() and ("take", card(10)) not in state.legal_moves()
+    state.apply(("take", ""))
+    assert state.is_over() and state.legal_moves() == []
+    outcome = state.outcome()
+    assert outcome.scores == (3.0, 0.0, 0.0) and outcome.winners == (1, 2)  # a shared win
+    assert outcome.ranking == (1, 2, 0)
+    check(engine, state)
+
+
+def test_greedy_plays_the_closest_number_rather_than_take(engine):
+    state = position(engine, [[21, 45], [1], [2]], piles=([20], [59]), targets=([50], [60]), deck=[40])
+    assert greedy_bot(state, None) == ("number", card(21), 0)
+
+
+# -- rule options -----------------------------------------------------------------------------
+
+
+def test_option_take_only_when_stuck(game):
+    engine = HimmelEngine(game, {"take-when": "only-when-stuck"})
+    state = position(engine, [[10, 20], [1], [2]], deck=[40])
+    assert not [m for m in state.legal_moves() if m[0] == "take"]
+    stuck = position(engine, [[55, 66], [1], [2]], targets=([50], [60]), piles=([], [61]), deck=[40])
+    assert {m[0] for m in stuck.legal_moves()} == {"take"}
+    stuck.apply(("take", card(66)))
+    assert stuck.events["stuck_takes"] == 1
+
+
+def test_option_refill_one_card(game):
+    engine = HimmelEngine(game, {"refill": "one-card"})
+    state = position(engine, [[10, 20], [1], [2]], deck=[40, 41, 42])
+    state.apply(("number", card(10), 0))
+    assert state.hands[0] == sorted(cards(20, 42))
+
+
+def test_option_target_stays_out_of_the_heap(game):
+    engine = HimmelEngine(game, {"target-to-heap": "false"})
+    state = position(engine, [[10], [1], [2]], piles=([20], []), targets=([50], [60]), deck=[40])
+    state.apply(("take", card(10)))
+    assert state.heaps[0] == cards(20) and card(50) in state.out_of_play
+    check(engine, state)
+
+
+def test_option_specials_do_not_count(game):
+    engine = HimmelEngine(game, {"specials-count": False})
+    state = position(engine, [["R", 1], [2], [3]], deck=[40])
+    state.apply(("reverse", card("R")))
+    assert state.heaps[0] == cards("R") and state.dung_points(0) == 0
+
+
+def test_option_marker_left_starts_on_pile_zero_too(game):
+    left = HimmelEngine(game, {"marker-start": "left"}).new_game(3, seed=9)
+    first = HimmelEngine(game).new_game(3, seed=9)
+    assert left.marker == first.marker == 0 and left.to_dict() == first.to_dict()
+
+
+def test_clone_is_equal_and_independent(engine):
+    state = engine.new_game(5, seed=2)
+    copy = state.clone()
+    assert copy == state
+    copy.apply(copy.legal_moves()[0])
+    assert copy != state and state.turn == 0
