@@ -173,14 +173,26 @@ class Texts:
         return html
 
     def keys(self, prefix: str) -> list[str]:
-        """Keys ``prefix.N`` (and ``prefix`` itself) in natural order."""
+        """Keys ``prefix`` and ``prefix.N`` (N a number) in natural order."""
         found = []
         for messages in (self.game_catalogue.domain.messages,
                          self.common_catalogue.domain.messages if self.common_catalogue else {}):
             for key in messages:
-                if key == prefix or (key.startswith(prefix + ".") and "." not in key[len(prefix) + 1:]):
+                rest = key[len(prefix) + 1:] if key.startswith(prefix + ".") else None
+                if key == prefix or (rest is not None and rest.isdigit()):
                     found.append(key)
         return sorted(found, key=_natural)
+
+
+    def subsections(self, prefix: str, exclude: tuple[str, ...] = ()) -> list[str]:
+        """Ids ``x`` having a ``prefix.x.title`` key, in source order (``exclude`` left out)."""
+        found: list[str] = []
+        for key in self.game_catalogue.domain.messages:
+            if key.startswith(prefix + ".") and key.endswith(".title"):
+                middle = key[len(prefix) + 1 : -len(".title")]
+                if middle and "." not in middle and middle not in exclude and middle not in found:
+                    found.append(middle)
+        return found
 
 
 def _natural(key: str) -> list:

@@ -1,0 +1,438 @@
+"""A rulebook for one game in one language: data from the content, HTML from
+jinja2 templates, PDF from WeasyPrint.
+
+Nothing a player could check against the box is typed into the templates:
+the components table is counted from the deck, the rule options and the
+clarifications come from game.yaml, card pictures from the card renderer,
+names of cards from the same catalogue the cards print from.
+
+Templates run in jinja2's :class:`SandboxedEnvironment` with autoescaping;
+every file WeasyPrint loads goes through :class:`FencedFetcher`.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, select_autoescape
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from weasyprint.urls import FatalURLFetchingError
+
+from cardgen.errors import CardgenError, RenderError
+from cardgen.i18n.texts import Texts, Warning_
+from cardgen.rulebook import images
+from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
+
+if TYPE_CHECKING:
+    from cardgen.content.loader import Game
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+FONTS_DIR = Path(__file__).resolve().parents[1] / "fonts"
+PAPERS = ("a4", "a5")
+FONT_FILES = {
+    ("CardgenSans", "normal", "normal"): "DejaVuSans.ttf",
+    ("CardgenSans", "bold", "normal"): "DejaVuSans-Bold.ttf",
+    ("CardgenCondensed", "normal", "normal"): "DejaVuSansCondensed.ttf",
+    ("CardgenCondensed", "bold", "normal"): "DejaVuSansCondensed-Bold.ttf",
+}
+#: Widths (mm) of card pictures: on the cover, beside a rule, in a row of samples.
+SLOT_MM = {"a4": {"cover": 30, "explained": 22, "sample": 26, "columns": 2},
+           "a5": {"cover": 21, "explained": 17, "sample": 20, "columns": 1}}
+#: Cards shown per group when its designs carry no rule text of their own.
+SAMPLES = 4
+
+
+@dataclass
+class Rulebook:
+    """A rendered rulebook."""
+
+    game: str
+    language: str
+    paper: str
+    pdf: bytes
+    pages: int
+    warnings: list[Warning_] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+# --- the data the templates see -----------------------------------------------------------
+
+
+@dataclass
+class ComponentRow:
+    group: str
+    kind: str | None
+    name: Markup
+    cards: int
+    color: str
+
+
+@dataclass
+class CardShow:
+    id: str
+    name: Markup
+    copies: int
+    rule: Markup | None
+    detail: Markup | None
+    image: str | None  # URL for <img>, None for an empty slot
+    color: str
+
+
+@dataclass
+class KindShow:
+    id: str
+    name: Markup
+    cards: int
+    text: Markup | None
+    examples: list[CardShow]
+    more: int = 0
+
+
+@dataclass
+class GroupShow:
+    id: str
+    name: Markup
+    cards: int
+    color: str
+    text: Markup | None
+    kinds: list[KindShow]
+
+
+def components(game: "Game", texts: Texts) -> tuple[list[ComponentRow], int]:
+    """Rows of the components table, counted from the physical deck."""
+    by_group: Counter[str] = Counter()
+    by_kind: Counter[tuple[str, str | None]] = Counter()
+    for physical in game.physical_cards():
+        by_group[physical.card.group] += 1
+        by_kind[physical.card.group, physical.card.kind] += 1
+    rows: list[ComponentRow] = []
+    for group in game.meta.groups:
+        rows.append(ComponentRow(group.id, None, texts.markup(group.name), by_group[group.id], group.color))
+        for kind in group.kinds:
+            rows.append(
+                ComponentRow(group.id, kind.id, texts.markup(kind.name), by_kind[group.id, kind.id], group.color)
+            )
+    return rows, sum(by_group.values())
+
+
+def _card_show(game: "Game", texts: Texts, card, image_url) -> CardShow:
+    color = next(g.color for g in game.meta.groups if g.id == card.group)
+    name_key = card.text.get("name")
+    rule_key = card.text.get("rule")
+    detail_key = f"rules.card.{card.id}"
+    return CardShow(
+        id=card.id,
+        name=texts.markup(name_key) if name_key else Markup(card.id),
+        copies=card.copies,
+        rule=texts.markup(rule_key) if rule_key else None,
+        detail=texts.markup(detail_key) if texts.has(detail_key) else None,
+        image=image_url(card.id),
+        color=color,
+    )
+
+
+def card_groups(game: "Game", texts: Texts, image_url) -> list[GroupShow]:
+    """Every group and kind of card, with example cards (all of them when each has a rule)."""
+    shows: list[GroupShow] = []
+    for group in game.meta.groups:
+        cards = [c for c in game.cards if c.group == group.id]
+        kinds: list[KindShow] = []
+        parts = [(k.id, k.name, [c for c in cards if c.kind == k.id]) for k in group.kinds] or [
+            (None, None, cards)
+        ]
+        for kind_id, kind_name, members in parts:
+            with_rules = [c for c in members if "rule" in c.text]
+            chosen = with_rules if with_rules else members[:SAMPLES]
+            text_key = f"rules.cards.{group.id}.{kind_id}" if kind_id else None
+            kinds.append(
+                KindShow(
+                    id=kind_id or group.id,
+                    name=texts.markup(kind_name) if kind_name else Markup(""),
+                    cards=sum(c.copies for c in members),
+                    text=texts.markup(text_key) if text_key and texts.has(text_key) else None,
+                    examples=[_card_show(game, texts, c, image_url) for c in chosen],
+                    more=len(members) - len(chosen),
+                )
+            )
+        text_key = f"rules.cards.{group.id}"
+        shows.append(
+            GroupShow(
+                id=group.id,
+                name=texts.markup(group.name),
+                cards=sum(c.copies for c in cards),
+                color=group.color,
+                text=texts.markup(text_key) if texts.has(text_key) else None,
+                kinds=kinds,
+            )
+        )
+    return shows
+
+
+def rule_options(game: "Game", texts: Texts) -> list[dict[str, Any]]:
+    result = []
+    for option in game.meta.rule_options:
+        choices = []
+        for choice in option.choices:
+            label = str(choice).lower()
+            key = f"rules.options.{option.id}.{label}"
+            choices.append(
+                {
+                    "label": texts.markup(key) if texts.has(key) else Markup(label),
+                    "id": label,
+                    "default": choice == option.default,
+                }
+            )
+        result.append({"id": option.id, "name": texts.markup(option.name), "choices": choices})
+    return result
+
+
+def clarifications(game: "Game", texts: Texts) -> list[dict[str, Any]]:
+    options = {o.id: o for o in game.meta.rule_options}
+    result = []
+    for clar in game.meta.clarifications:
+        option = options.get(clar.option) if clar.option else None
+        result.append(
+            {
+                "id": clar.id,
+                "question": texts.markup(clar.question),
+                "decision": texts.markup(clar.decision),
+                "rationale": texts.markup(clar.rationale),
+                "option": texts.markup("rulebook.clar.option", option=texts.plain(option.name))
+                if option
+                else None,
+            }
+        )
+    return result
+
+
+def answer_key(game: "Game", texts: Texts, per_cell: int) -> dict[str, Any] | None:
+    """head-game: example footballers for every field, from the reference base."""
+    players_dir = game.root / "players"
+    if game.id != "head-game":
+        return None
+    if not players_dir.is_dir():
+        return {"available": False}
+    from cardgen.engines import footballers as fb
+
+    base, index = _answer_index(players_dir, _stamp(players_dir))
+    cards = {c.attrs.get("country") or c.attrs.get("continent") or c.attrs.get("position")
+             or c.attrs.get("fact"): c for c in game.cards if c.group != "action"}
+    language = texts.language
+
+    def name_of(card_value: str) -> Markup:
+        card = cards[card_value]
+        return texts.markup(card.text["name"])
+
+    def player_name(player) -> str:
+        return player.name_ru if language == "ru" else player.name
+
+    tables = []
+    answered = 0
+    for geo in fb.GEO_CARDS:
+        rows = []
+        for fact in fb.FACTS:
+            cells = []
+            for position in fb.POSITION_CARDS:
+                found = index.answers(geo, position, fact)
+                answered += bool(found)
+                cells.append(
+                    {
+                        "names": [player_name(p) for p in found[:per_cell]],
+                        "more": max(0, len(found) - per_cell),
+                    }
+                )
+            rows.append({"fact": name_of(fact), "cells": cells})
+        tables.append({"geo": geo, "name": texts.plain(cards[geo].text["name"]), "rows": rows})
+    return {
+        "available": True,
+        "as_of": base.as_of,
+        "positions": [name_of(p) for p in fb.POSITION_CARDS],
+        "tables": tables,
+        "answered": answered,
+        "total": len(fb.all_fields()),
+    }
+
+
+def _stamp(folder: Path) -> tuple:
+    files = sorted(folder.glob("*.yaml")) + [folder.parent / "countries.yaml"]
+    return tuple((str(p), p.stat().st_mtime_ns) for p in files if p.is_file())
+
+
+@functools.lru_cache(maxsize=2)
+def _answer_index(players_dir: Path, stamp: tuple):
+    """The reference base and its answer index, read once per process (and per change)."""
+    from cardgen.engines import footballers as fb
+
+    base = fb.load_reference_base(players_dir)
+    return base, fb.AnswerIndex(base, base.as_of)
+
+
+# --- rendering -----------------------------------------------------------------------------
+
+
+def _environment(templates_dir: Path) -> SandboxedEnvironment:
+    env = SandboxedEnvironment(
+        loader=FileSystemLoader(str(templates_dir)),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    return env
+
+
+def _font_faces() -> Markup:
+    rules = []
+    for (family, weight, style), name in FONT_FILES.items():
+        path = FONTS_DIR / name
+        if path.is_file():
+            rules.append(
+                f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
+                f"src: url({path.resolve().as_uri()}); }}"
+            )
+    return Markup("\n".join(rules))
+
+
+def _date(language: str) -> tuple[str, datetime]:
+    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0") or 0)
+    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment
+
+
+def render_html(
+    game: "Game",
+    language: str,
+    paper: str = "a4",
+    *,
+    content_dir: Path | None = None,
+    templates_dir: Path | None = None,
+    strict: bool = False,
+    blank_pages: int = 0,
+) -> tuple[str, Texts]:
+    """The rulebook as HTML, and the text lookup (holding its warnings)."""
+    if paper not in PAPERS:
+        raise RenderError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
+    templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
+    texts = Texts(game, language, content_dir, strict=strict)
+
+    def image_url(card_id: str) -> str | None:
+        if images.renderer() is None:
+            return None
+        return f"{CARD_SCHEME}:{game.id}/{card_id}?lang={language}"
+
+    meta = game.meta
+    rows, total = components(game, texts)
+    stamp, _ = _date(language)
+    context = {
+        "game": {"id": game.id, "title": texts.markup(meta.title), "title_plain": texts.plain(meta.title)},
+        "lang": language,
+        "paper": paper,
+        "t": texts.markup,
+        "plain": texts.plain,
+        "has": texts.has,
+        "keys": texts.keys,
+        "subsections": texts.subsections,
+        "players": {"min": meta.players.min, "max": meta.players.max},
+        "card_size": {"width": f"{meta.card_size.width_mm:g}", "height": f"{meta.card_size.height_mm:g}"},
+        "ratio": meta.card_size.height_mm / meta.card_size.width_mm,
+        "sizes": SLOT_MM[paper],
+        "components": rows,
+        "total_cards": total,
+        "backs": [{"name": texts.markup(b.name), "color": b.color} for b in meta.backs],
+        "groups": card_groups(game, texts, image_url),
+        "options": rule_options(game, texts),
+        "clarifications": clarifications(game, texts),
+        "answers": answer_key(game, texts, per_cell=2 if paper == "a4" else 1),
+        "font_faces": _font_faces(),
+        "created": stamp,
+        "blank_pages": blank_pages,
+    }
+    env = _environment(templates_dir)
+    names = [f"{game.id}.html.j2", "rulebook.html.j2"]
+    try:
+        template = env.select_template(names)
+        html = template.render(**context)
+    except CardgenError:
+        raise
+    except TemplateError as error:
+        raise RenderError(f"rulebook template: {error}") from None
+    return html, texts
+
+
+def build_rulebook(
+    game: "Game",
+    language: str,
+    paper: str = "a4",
+    *,
+    content_dir: Path | None = None,
+    templates_dir: Path | None = None,
+    strict: bool = False,
+) -> Rulebook:
+    """Render the rulebook of ``game`` in ``language`` on ``paper`` ("a4" or "a5").
+
+    The A5 edition is a booklet: its page count is padded with blank pages to
+    a multiple of 4, before the quick reference, which stays on the back.
+    """
+    from weasyprint import HTML
+
+    started = time.perf_counter()
+    content_dir = content_dir or game.root.parent
+    templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
+    project = content_dir.resolve().parent
+    fetcher = FencedFetcher(
+        [content_dir, templates_dir.parent, FONTS_DIR],
+        card_image=lambda ref: _card_image(game, ref),
+    )
+
+    def render(blank: int):
+        html, texts = render_html(
+            game, language, paper, content_dir=content_dir, templates_dir=templates_dir,
+            strict=strict, blank_pages=blank,
+        )
+        try:
+            document = HTML(
+                string=html, base_url=templates_dir.resolve().as_uri() + "/", url_fetcher=fetcher
+            ).render()
+        except FatalURLFetchingError:
+            fetcher.check()
+            raise
+        fetcher.check()
+        return document, texts
+
+    document, texts = render(0)
+    if paper == "a5" and len(document.pages) % 4:
+        document, texts = render(4 - len(document.pages) % 4)
+    identifier = hashlib.sha256(
+        f"{game.id}/{language}/{paper}/{len(document.pages)}".encode()
+    ).hexdigest()[:32].encode()
+    pdf = document.write_pdf(pdf_identifier=identifier)
+    fetcher.check()
+    del project
+    return Rulebook(
+        game=game.id,
+        language=language,
+        paper=paper,
+        pdf=pdf,
+        pages=len(document.pages),
+        warnings=list(texts.warnings),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def _card_image(game: "Game", ref: str) -> bytes | None:
+    path, _, query = ref.partition("?")
+    game_id, _, card_id = path.partition("/")
+    language = query.partition("lang=")[2] or game.meta.source_language
+    if game_id != game.id:
+        return None
+    return images.card_png(game, card_id, language)
