@@ -19,6 +19,7 @@ from cardgen.errors import CardgenError, ContentErrors
 
 # name -> "module:attribute"; a new command is one line here plus its module.
 COMMANDS: dict[str, str] = {
+    "build": "cardgen.cli.build:build",
     "validate": "cardgen.cli.validate:validate",
     "schema": "cardgen.cli.validate:schema",
     "simulate": "cardgen.cli.simulate:simulate",

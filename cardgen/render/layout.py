@@ -8,7 +8,8 @@ millimetres from the top-left corner of the trim (or percentages such as
 ``"50%"``), or one of ``full`` (trim plus bleed), ``trim`` and ``safe``.
 Text, colours and drawing parameters are templates: ``{field.name}``,
 ``{attrs.value}``, ``{group.name}``, ``{group.color}``, ``{kind.name}``,
-``{back.name}``, ``{game.title}``, ``{card.id}``, with filters
+``{back.name}``, ``{game.title}``, ``{card.id}``, ``{text.NAME}`` (a word of the
+layout's ``texts`` in the card's language), with filters
 ``|upper`` and ``|map:NAME`` (a per-language table of the layout's ``maps``).
 
 The first entry of ``faces`` (or ``backs``) whose ``match`` fits a card is its
@@ -85,6 +86,7 @@ class LayoutFile(_Model):
     safe_mm: float = 3.0
     colors: dict[str, str] = Field(default_factory=dict)
     maps: dict[str, dict[str, dict[str, str]]] = Field(default_factory=dict)
+    texts: dict[str, dict[str, str]] = Field(default_factory=dict, description="Layout words by language.")
     symbols: dict[str, Any] = Field(default_factory=dict)
     defs: Any = None  # free space for YAML anchors
     parts: dict[str, list[Element]] = Field(default_factory=dict)
@@ -98,6 +100,7 @@ class Layout:
     safe_mm: float
     colors: dict[str, str]
     maps: dict[str, dict[str, dict[str, str]]]
+    texts: dict[str, dict[str, str]]
     symbols: dict[str, Symbol]
     parts: dict[str, list[Element]]
     faces: list[Entry]
@@ -138,6 +141,7 @@ def load_layout(path: Path, templates_dir: Path | None = None) -> Layout:
     main = _read(path)
     colors: dict[str, str] = {}
     maps: dict[str, dict[str, dict[str, str]]] = {}
+    texts: dict[str, dict[str, str]] = {}
     symbols: dict[str, Symbol] = {}
     parts: dict[str, list[Element]] = {}
     for name in main.include:
@@ -147,13 +151,15 @@ def load_layout(path: Path, templates_dir: Path | None = None) -> Layout:
         inc = _read(inc_path)
         colors.update(inc.colors)
         maps.update(inc.maps)
+        texts.update(inc.texts)
         symbols.update({k: parse_symbol(k, v) for k, v in inc.symbols.items()})
         parts.update(inc.parts)
     parts.update(main.parts)
     colors.update(main.colors)
     maps.update(main.maps)
+    texts.update(main.texts)
     symbols.update({k: parse_symbol(k, v) for k, v in main.symbols.items()})
-    return Layout(path, main.safe_mm, colors, maps, symbols, parts, list(main.faces), list(main.backs))
+    return Layout(path, main.safe_mm, colors, maps, texts, symbols, parts, list(main.faces), list(main.backs))
 
 
 # --- matching ------------------------------------------------------------------------------------
@@ -206,6 +212,11 @@ class Resolver:
                                   self.locator.with_(field=field, file=self.layout.path))
             self.used_fields.add(field)
             return self.fields[field]
+        if name.startswith("text."):
+            words = self.layout.texts.get(name[5:])
+            if words is None:
+                raise RenderError(f"no layout text named '{name[5:]}'", Locator(file=self.layout.path))
+            return words.get(self.lang) or words.get("en") or next(iter(words.values()))
         if name not in self.values:
             raise RenderError(f"the layout asks for '{{{name}}}', which this card does not have",
                               self.locator.with_(file=self.layout.path))

@@ -1,0 +1,235 @@
+"""The build: run every artefact producer for the chosen games and languages, write the manifest.
+
+A *producer* turns games into files.  It is registered in :data:`PRODUCERS`
+by one line, ``name -> "module:plan"``, where ``plan(options, game, langs)``
+returns :class:`Job` objects; each job names a function
+``func(options, **args) -> list[Artefact]`` that runs in a worker process and
+writes its files with :func:`write_artefact` (atomic: a temporary name, then
+a rename).  Jobs are independent, so they run in parallel on every core.  When
+all succeed, ``<out>/manifest.json`` lists every file with its game, kind,
+language, paper, path, pages, card faces and SHA-256; a failed build raises and
+leaves the previous manifest and every previous file whole.
+
+Rebuilding with the same inputs gives byte-identical files
+(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from cardgen.errors import CardgenError, Locator, RenderError
+from cardgen.fileio import write_bytes_atomic, write_text_atomic
+
+# name -> "module:plan"; a new kind of artefact is one line here.
+PRODUCERS: dict[str, str] = {
+    "cards": "cardgen.render.producers:plan",
+}
+
+MANIFEST = "manifest.json"
+KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "report")
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    content_dir: Path
+    out_dir: Path
+    games: tuple[str, ...] = ()  # empty: every game
+    langs: tuple[str, ...] = ()  # empty: each game's languages
+    papers: tuple[str, ...] = ("a4", "letter")
+    duplex: str = "long"  # long | short
+    fold: bool = False
+    back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    profile: str = "tgc"
+    templates_dir: Path | None = None
+    workers: int | None = None  # None: one per core
+
+
+@dataclass(frozen=True)
+class Job:
+    producer: str
+    label: str  # shown in progress, e.g. "head-game ru pnp a4"
+    func: str  # "module:function", called as func(options, **args)
+    args: tuple[tuple[str, Any], ...] = ()
+    cost: float = 1.0  # rough relative time; bigger jobs start first
+    targets: tuple[tuple[str, str | None], ...] = ()  # (game, lang) pairs whose files this job rewrites
+
+
+@dataclass(frozen=True)
+class Artefact:
+    game: str
+    kind: str
+    lang: str | None
+    paper: str | None
+    path: str  # relative to the manifest, POSIX separators
+    pages: int | None
+    cards: int
+    sha256: str
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def entry(self) -> dict[str, Any]:
+        data = {k: v for k, v in asdict(self).items() if k != "extra"}
+        data.update(dict(self.extra))
+        return data
+
+
+@dataclass
+class BuildResult:
+    artefacts: list[Artefact]
+    manifest: Path
+    seconds: float
+    jobs: int
+    workers: int
+    removed: list[str] = field(default_factory=list)
+
+
+def write_artefact(options: BuildOptions, relpath: str, data: bytes, *, game: str, kind: str, lang: str | None,
+                   paper: str | None = None, pages: int | None = None, cards: int = 0,
+                   **extra: Any) -> Artefact:
+    """Write one output file atomically and describe it for the manifest."""
+    if kind not in KINDS:
+        raise RenderError(f"unknown artefact kind '{kind}'; expected one of: {', '.join(KINDS)}")
+    target = options.out_dir / relpath
+    write_bytes_atomic(target, data)
+    return Artefact(game, kind, lang, paper, relpath, pages, cards, hashlib.sha256(data).hexdigest(),
+                    tuple(sorted(extra.items())))
+
+
+@lru_cache(maxsize=32)
+def load_game_cached(content_dir: Path, game_id: str):
+    """A loaded game, once per process (workers load what their jobs need)."""
+    from cardgen.content import load_games
+
+    return load_games(content_dir, [game_id])[0]
+
+
+def _resolve(target: str) -> Callable:
+    module, attribute = target.split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def plan_jobs(options: BuildOptions) -> list[Job]:
+    from cardgen.content import discover_games
+
+    available = discover_games(options.content_dir)
+    games = list(options.games) or available
+    unknown = [g for g in games if g not in available]
+    if unknown:
+        raise RenderError(f"unknown game(s) {', '.join(unknown)}; available: {', '.join(available) or 'none'}",
+                          Locator(file=options.content_dir))
+    jobs: list[Job] = []
+    for game_id in games:
+        game = load_game_cached(options.content_dir, game_id)
+        langs = list(options.langs) or list(game.meta.languages)
+        missing = [lang for lang in langs if lang not in game.meta.languages]
+        if missing:
+            raise RenderError(f"game '{game_id}' has no language {', '.join(missing)} "
+                              f"(its languages: {', '.join(game.meta.languages)})")
+        for name, target in PRODUCERS.items():
+            jobs.extend(_resolve(target)(options, game, langs))
+    return jobs
+
+
+def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
+    """Run one job in a worker; errors come back as data (exceptions lose their locator when pickled)."""
+    try:
+        return "ok", _resolve(job.func)(options, **dict(job.args))
+    except CardgenError as error:
+        return "error", (type(error).__name__, error.message, error.locator, str(error))
+    except Exception as error:  # noqa: BLE001 - reported with the job's label
+        return "error", ("RenderError", f"{job.label}: {type(error).__name__}: {error}", Locator(), None)
+
+
+def _raise(job: Job, payload) -> None:
+    import cardgen.errors as errors
+
+    name, message, locator, text = payload
+    cls = getattr(errors, name, RenderError)
+    try:
+        error = cls(message, locator)
+    except TypeError:
+        error = RenderError(text or message, locator)
+    raise error
+
+
+def build(options: BuildOptions, progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
+    """Run every producer's jobs and write the manifest; raise on the first failure."""
+    start = time.perf_counter()
+    jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
+    workers = options.workers or os.cpu_count() or 1
+    workers = max(1, min(workers, len(jobs)))
+    artefacts: list[Artefact] = []
+    done = 0
+    if progress:
+        progress(0, len(jobs), "")
+    if workers == 1:
+        for job in jobs:
+            status, payload = _run_job(options, job)
+            if status != "ok":
+                _raise(job, payload)
+            artefacts.extend(payload)
+            done += 1
+            if progress:
+                progress(done, len(jobs), job.label)
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            futures = {pool.submit(_run_job, options, job): job for job in jobs}
+            pending = set(futures)
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in sorted(finished, key=lambda f: futures[f].label):
+                    job = futures[future]
+                    status, payload = future.result()
+                    if status != "ok":
+                        for other in pending:
+                            other.cancel()
+                        _raise(job, payload)
+                    artefacts.extend(payload)
+                    done += 1
+                    if progress:
+                        progress(done, len(jobs), job.label)
+    targets = {t for job in jobs for t in job.targets}
+    manifest, removed = _write_manifest(options, artefacts, targets)
+    return BuildResult(sorted(artefacts, key=lambda a: a.path), manifest, time.perf_counter() - start,
+                       len(jobs), workers, removed)
+
+
+def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: set) -> tuple[Path, list[str]]:
+    """Write the manifest: this build's files plus earlier entries for games and languages not rebuilt."""
+    path = options.out_dir / MANIFEST
+    entries = {a.path: a.entry() for a in artefacts}
+    if path.is_file():
+        try:
+            old = json.loads(path.read_text("utf-8")).get("files", [])
+        except (OSError, ValueError, AttributeError):
+            old = []
+        for entry in old:
+            if not isinstance(entry, dict) or entry.get("path") in entries:
+                continue
+            if (entry.get("game"), entry.get("lang")) in targets:
+                continue
+            if (options.out_dir / str(entry.get("path"))).is_file():
+                entries[entry["path"]] = entry
+    # files of the rebuilt games and languages that this build did not write are stale
+    removed: list[str] = []
+    for game, lang in sorted(targets, key=str):
+        folder = options.out_dir / game / (lang or "")
+        if not folder.is_dir():
+            continue
+        for file in sorted(folder.rglob("*")):
+            rel = file.relative_to(options.out_dir).as_posix()
+            if file.is_file() and rel not in entries and file.suffix in {".pdf", ".png", ".html", ".json"}:
+                file.unlink()
+                removed.append(rel)
+    files = [entries[key] for key in sorted(entries)]
+    write_text_atomic(path, json.dumps({"files": files}, ensure_ascii=False, indent=1) + "\n")
+    return path, removed

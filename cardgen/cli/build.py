@@ -1,0 +1,98 @@
+"""``cardgen build``: every artefact of the chosen games and languages, and the manifest."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from cardgen.cli import Settings
+from cardgen.cli.common import resolve_games
+
+
+def _offset(ctx, param, value: str | None) -> tuple[float, float]:
+    if not value:
+        return (0.0, 0.0)
+    try:
+        dx, dy = (float(part) for part in value.split(","))
+    except ValueError:
+        raise click.BadParameter("expected two numbers in mm as X,Y (e.g. 1.5,-0.5)") from None
+    return (dx, dy)
+
+
+@click.command()
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--lang", "langs", multiple=True, metavar="L", help="Language to build (repeatable; default: each game's languages).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=Path("output"),
+              show_default=True, help="Folder for the artefacts and manifest.json.")
+@click.option("--paper", "papers", multiple=True, type=click.Choice(["a4", "letter"]),
+              help="Paper of the print-and-play PDFs (repeatable; default: a4 and letter).")
+@click.option("--short-edge", is_flag=True, help="Place backs for short-edge duplex (default: long edge).")
+@click.option("--fold", is_flag=True, help="Fold-and-glue sheets (fronts and backs side by side) instead of duplex.")
+@click.option("--back-offset", callback=_offset, metavar="X,Y",
+              help="Shift the backs by the offset read on the alignment test strip, in mm.")
+@click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
+@click.pass_obj
+def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
+          short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, jobs: int | None) -> None:
+    """Render print-and-play PDFs, print-shop PDFs and PNGs of GAME (default: every game).
+
+    Every file is written to a temporary name and renamed when complete, so a
+    failed or interrupted build leaves the previous outputs whole.
+    """
+    from cardgen.build import BuildOptions
+    from cardgen.build import build as run_build
+    from cardgen.render.shop import profile as find_profile
+
+    find_profile(profile)  # fail early on an unknown profile
+    options = BuildOptions(
+        content_dir=settings.content_dir,
+        out_dir=out_dir,
+        games=tuple(resolve_games(settings, games)) if games else (),
+        langs=tuple(langs),
+        papers=tuple(papers) or ("a4", "letter"),
+        duplex="short" if short_edge else "long",
+        fold=fold,
+        back_offset_mm=back_offset,
+        profile=profile,
+        workers=jobs,
+    )
+    bar = None
+    if sys.stderr.isatty():
+        state: dict = {}
+
+        def progress(done: int, total: int, label: str) -> None:
+            if "bar" not in state:
+                state["bar"] = click.progressbar(length=total, label="building", file=sys.stderr,
+                                                 item_show_func=lambda item: item)
+                state["bar"].__enter__()
+            state["bar"].update(done - state["bar"].pos, label or None)
+
+        bar = state
+    else:
+        progress = None
+    try:
+        result = run_build(options, progress)
+    finally:
+        if bar and "bar" in bar:
+            bar["bar"].__exit__(None, None, None)
+    _summary(result)
+
+
+def _summary(result) -> None:
+    from cardgen.cli.common import table
+
+    rows: dict[tuple[str, str], list[int]] = {}
+    for a in result.artefacts:
+        row = rows.setdefault((a.game, a.kind), [0, 0, 0])
+        row[0] += 1
+        row[1] += a.pages or 0
+        row[2] += a.cards
+    click.echo(table(["game", "kind", "files", "pages", "cards"],
+                     [(g, k, *v) for (g, k), v in sorted(rows.items())]))
+    if result.removed:
+        click.echo(f"removed {len(result.removed)} stale file(s)")
+    click.secho(f"{len(result.artefacts)} files in {result.seconds:.1f} s ({result.jobs} jobs on {result.workers} "
+                f"worker(s)); manifest: {result.manifest}", fg="green")

@@ -1,0 +1,38 @@
+"""A reportlab canvas set up the cardgen way: deterministic, compressed, no unembedded font."""
+
+from __future__ import annotations
+
+import io
+
+from cardgen.render import fonts
+
+
+def new_canvas(pagesize: tuple[float, float], title: str, subject: str = ""):
+    """A canvas writing into memory; call :func:`finish` for the bytes.
+
+    Invariant mode (fixed ids; dates from SOURCE_DATE_EPOCH, else 2000-01-01)
+    makes rebuilds byte-identical; the initial font is the vendored DejaVu Sans so
+    Helvetica never appears in the resources; streams are Flate-compressed and
+    not ASCII85-wrapped.
+    """
+    from reportlab import rl_config
+    from reportlab.pdfgen import canvas as rl_canvas
+
+    fonts.register_fonts()
+    rl_config.useA85 = 0
+    buffer = io.BytesIO()
+    c = rl_canvas.Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+                         initialFontName=fonts.DEFAULT_FONT, initialFontSize=10)
+    c.setTitle(title)
+    c.setAuthor("cardgen")
+    c.setCreator("cardgen")
+    c.setProducer("cardgen (reportlab)")
+    if subject:
+        c.setSubject(subject)
+    c.__dict__["_cardgen_buffer"] = buffer
+    return c
+
+
+def finish(c) -> bytes:
+    c.save()
+    return c.__dict__["_cardgen_buffer"].getvalue()

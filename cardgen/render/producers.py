@@ -1,0 +1,70 @@
+"""The card artefacts of the build: print-and-play PDFs, the shop PDF and the shop PNGs.
+
+``plan`` is registered in :data:`cardgen.build.PRODUCERS`; each job function
+runs in a worker process and writes its files through
+:func:`cardgen.build.write_artefact`.
+"""
+
+from __future__ import annotations
+
+from cardgen.build import Artefact, BuildOptions, Job, load_game_cached, write_artefact
+
+MODULE = "cardgen.render.producers"
+
+
+def pnp_name(game_id: str, lang: str, paper: str, options: BuildOptions) -> str:
+    suffix = "-fold" if options.fold else ("-short-edge" if options.duplex == "short" else "")
+    return f"{game_id}/{lang}/{game_id}-{lang}-pnp-{paper}{suffix}.pdf"
+
+
+def plan(options: BuildOptions, game, langs: list[str]) -> list[Job]:
+    cards = sum(card.copies for card in game.cards)
+    jobs: list[Job] = []
+    for lang in langs:
+        for paper in options.papers:
+            jobs.append(Job("cards", f"{game.id} {lang} pnp {paper}", f"{MODULE}:pnp_job",
+                            (("game_id", game.id), ("lang", lang), ("paper", paper)),
+                            cost=0.2 + cards / 400, targets=((game.id, lang),)))
+        jobs.append(Job("cards", f"{game.id} {lang} shop-pdf", f"{MODULE}:shop_pdf_job",
+                        (("game_id", game.id), ("lang", lang)), cost=0.2 + cards / 300,
+                        targets=((game.id, lang),)))
+    designs = len(game.cards) + len(game.meta.backs)
+    jobs.append(Job("cards", f"{game.id} shop-png {options.profile}", f"{MODULE}:png_job",
+                    (("game_id", game.id), ("langs", tuple(langs))), cost=designs * len(langs) / 25,
+                    targets=tuple((game.id, lang) for lang in langs)))
+    return jobs
+
+
+def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str) -> list[Artefact]:
+    from cardgen.render.sheets import PnpOptions, render_pnp
+
+    game = load_game_cached(options.content_dir, game_id)
+    pnp = PnpOptions(paper=paper, duplex=options.duplex, fold=options.fold, back_offset_mm=options.back_offset_mm)
+    data, pages, cards = render_pnp(game, lang, pnp, options.templates_dir)
+    return [write_artefact(options, pnp_name(game_id, lang, paper, options), data, game=game_id, kind="pnp",
+                           lang=lang, paper=paper, pages=pages, cards=cards)]
+
+
+def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefact]:
+    from cardgen.render.shop import render_shop_pdf
+
+    game = load_game_cached(options.content_dir, game_id)
+    data, pages, cards = render_shop_pdf(game, lang, options.templates_dir)
+    return [write_artefact(options, f"{game_id}/{lang}/{game_id}-{lang}-shop.pdf", data, game=game_id,
+                           kind="shop-pdf", lang=lang, pages=pages, cards=cards)]
+
+
+def png_job(options: BuildOptions, game_id: str, langs: tuple[str, ...]) -> list[Artefact]:
+    """Every language in one job, so that pictures without text are drawn once."""
+    from cardgen.render.shop import render_pngs
+
+    game = load_game_cached(options.content_dir, game_id)
+    cache: dict = {}
+    out: list[Artefact] = []
+    for lang in langs:
+        images, (w, h), dpi = render_pngs(game, lang, options.profile, options.templates_dir, cache)
+        for stem, png, cards in images:
+            rel = f"{game_id}/{lang}/png-{options.profile}/{stem}.png"
+            out.append(write_artefact(options, rel, png, game=game_id, kind="shop-png", lang=lang, cards=cards,
+                                      pixels=[w, h], dpi=dpi, profile=options.profile))
+    return out

@@ -1,0 +1,150 @@
+"""Print-shop files: one card per page with bleed and boxes, and one PNG per card.
+
+The shop PDF has, for every physical card in deck order, its face then its
+back, each on a page of trim plus 3 mm bleed on every side, with TrimBox and
+BleedBox set as 4-number boxes (TrimBox inside BleedBox = MediaBox).  The
+PNGs are rasterised from the same vector drawing (pdfium) at the profile's
+resolution and bleed, with the dpi written into the file.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from cardgen.errors import RenderError
+from cardgen.render.card import CardPlan, CardRenderer
+from cardgen.render.layout import TEMPLATES_DIR
+from cardgen.render.pdf import finish, new_canvas
+from cardgen.render.text import PT_PER_MM
+
+SHOP_BLEED_MM = 3.0
+
+
+@dataclass(frozen=True)
+class PrinterProfile:
+    id: str
+    name: str
+    dpi: int
+    bleed_in: float
+    expect: dict[str, tuple[int, int]]  # card shape -> pixel size the shop asks for
+
+    def pixels(self, width_mm: float, height_mm: float) -> tuple[int, int]:
+        w = round((width_mm / 25.4 + 2 * self.bleed_in) * self.dpi)
+        h = round((height_mm / 25.4 + 2 * self.bleed_in) * self.dpi)
+        return w, h
+
+
+@lru_cache(maxsize=4)
+def profiles(templates_dir: Path | None = None) -> dict[str, PrinterProfile]:
+    path = (templates_dir or TEMPLATES_DIR) / "printers.yaml"
+    if not path.is_file():
+        path = TEMPLATES_DIR / "printers.yaml"
+    data = yaml.safe_load(path.read_text("utf-8"))
+    return {
+        pid: PrinterProfile(pid, p["name"], int(p["dpi"]), float(p["bleed_in"]),
+                            {k: tuple(v) for k, v in (p.get("expect") or {}).items()})
+        for pid, p in data["profiles"].items()
+    }
+
+
+def profile(name: str, templates_dir: Path | None = None) -> PrinterProfile:
+    found = profiles(templates_dir)
+    if name not in found:
+        raise RenderError(f"unknown printer profile '{name}'; expected one of: {', '.join(found)}")
+    return found[name]
+
+
+def _shop_page(c, renderer: CardRenderer, plan: CardPlan, bleed_pt: float) -> None:
+    w, h = plan.width + 2 * bleed_pt, plan.height + 2 * bleed_pt
+    c.setPageSize((w, h))
+    c.setBleedBox((0, 0, round(w, 4), round(h, 4)))
+    c.setTrimBox((round(bleed_pt, 4), round(bleed_pt, 4), round(w - bleed_pt, 4), round(h - bleed_pt, 4)))
+    renderer.place(c, plan, bleed_pt, bleed_pt)
+    c.showPage()
+
+
+def render_shop_pdf(game, lang: str, templates_dir: Path | None = None) -> tuple[bytes, int, int]:
+    """The shop PDF: (bytes, pages, card faces). Pages: face 1, back 1, face 2, back 2, ..."""
+    renderer = CardRenderer(game, lang, templates_dir)
+    title = game.text(game.meta.title, lang)
+    bleed = SHOP_BLEED_MM * PT_PER_MM
+    c = new_canvas((renderer.width + 2 * bleed, renderer.height + 2 * bleed), f"{title} — print shop ({lang})",
+                   "print-shop: trim plus 3 mm bleed, one card side per page")
+    cards = game.physical_cards()
+    for pc in cards:
+        _shop_page(c, renderer, renderer.face(pc.card), bleed)
+        _shop_page(c, renderer, renderer.back(pc.card.back), bleed)
+    return finish(c), 2 * len(cards), len(cards)
+
+
+def plans_pdf(renderer: CardRenderer, plans: list[CardPlan], width_px: int, height_px: int, dpi: int) -> bytes:
+    """One page per plan, sized so that ``dpi`` gives exactly width_px x height_px."""
+    w, h = width_px * 72.0 / dpi, height_px * 72.0 / dpi
+    c = new_canvas((w, h), "cards")
+    for plan in plans:
+        bx, by = (w - plan.width) / 2, (h - plan.height) / 2
+        renderer.place(c, plan, bx, by)
+        c.showPage()
+    return finish(c)
+
+
+def rasterise(pdf: bytes, width_px: int, height_px: int, dpi: int) -> list[bytes]:
+    """PNG bytes of every page of ``pdf`` at exactly width_px x height_px, dpi recorded."""
+    import pypdfium2 as pdfium
+
+    out: list[bytes] = []
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for index in range(len(doc)):
+            page = doc[index]
+            pw, _ = page.get_size()
+            scale = width_px / pw * (1 - 1e-9)
+            bitmap = page.render(scale=scale, draw_annots=False)
+            image = bitmap.to_pil()
+            if image.size != (width_px, height_px):
+                image = image.crop((0, 0, width_px, height_px)) if image.width >= width_px and image.height >= height_px \
+                    else image.resize((width_px, height_px))
+            if image.mode != "RGB":
+                image = image.convert("RGB")
+            buf = io.BytesIO()
+            image.save(buf, "PNG", dpi=(dpi, dpi), compress_level=3)
+            out.append(buf.getvalue())
+            page.close()
+    finally:
+        doc.close()
+    return out
+
+
+def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | None = None,
+                cache: dict | None = None) -> tuple[list[tuple[str, bytes, int]], tuple[int, int], int]:
+    """PNG images of every physical card in deck order, then one per back design.
+
+    Returns ([(file stem, png bytes, card faces in it)], (width, height), dpi).
+    ``cache`` (plan key -> png) lets a caller share images between languages.
+    """
+    prof = profile(profile_id, templates_dir)
+    renderer = CardRenderer(game, lang, templates_dir)
+    size = game.meta.card_size
+    wpx, hpx = prof.pixels(size.width_mm, size.height_mm)
+    cache = {} if cache is None else cache
+    cards = game.physical_cards()
+    items: list[tuple[str, CardPlan, int]] = []
+    for n, pc in enumerate(cards, 1):
+        items.append((f"{n:03d}-{pc.label.replace('#', '-')}", renderer.face(pc.card), 1))
+    for back in game.meta.backs:
+        items.append((f"back-{back.id}", renderer.back(back.id), 0))
+    todo: dict[str, CardPlan] = {}
+    for _, plan, _ in items:
+        key = (plan.key, wpx, hpx, prof.dpi)
+        if key not in cache and plan.key not in todo:
+            todo[plan.key] = plan
+    if todo:
+        pdf = plans_pdf(renderer, list(todo.values()), wpx, hpx, prof.dpi)
+        for plan_key, png in zip(todo, rasterise(pdf, wpx, hpx, prof.dpi)):
+            cache[(plan_key, wpx, hpx, prof.dpi)] = png
+    return [(stem, cache[(plan.key, wpx, hpx, prof.dpi)], count) for stem, plan, count in items], (wpx, hpx), prof.dpi
