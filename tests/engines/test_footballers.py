@@ -1,0 +1,279 @@
+"""The reference base of footballers for «Игра головой»: loader, matcher, answer index."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from cardgen.engines.footballers import (
+    CONTINENT_CARDS,
+    COUNTRY_CARDS,
+    FACTS,
+    GEO_CARDS,
+    POSITION_CARDS,
+    AnswerIndex,
+    FieldKey,
+    age_on,
+    all_fields,
+    fact_counts,
+    fact_value,
+    geo_counts,
+    load_reference_base,
+    player_matches,
+)
+from cardgen.errors import ContentErrors
+
+ROOT = Path(__file__).resolve().parents[2]
+SMALL = ROOT / "tests" / "data" / "footballers"
+REAL = ROOT / "content" / "head-game" / "players"
+GAME_DAY = date(2026, 11, 29)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return load_reference_base(SMALL / "players")
+
+
+@pytest.fixture(scope="module")
+def real():
+    return load_reference_base(REAL)
+
+
+def matches(base, pid, geo, position, fact, on=GAME_DAY):
+    return player_matches(base.player(pid), geo, position, fact, on=on,
+                          continents=base.continent_map)
+
+
+# --- the small hand-made base -----------------------------------------------------------
+
+
+def test_small_base_loads_all_files(small):
+    assert small.as_of == date(2025, 6, 30)
+    assert [p.id for p in small.players] == [
+        "alpha-keeper", "beta-back", "gamma-mid", "delta-forward", "epsilon-wing"]
+    assert small.continent_of("australia") is None
+
+
+@pytest.mark.parametrize("born, on, age", [
+    (date(1996, 11, 29), date(2026, 11, 28), 29),
+    (date(1996, 11, 29), date(2026, 11, 29), 30),
+    (date(1996, 11, 29), date(2026, 11, 30), 30),
+    (date(2000, 2, 29), date(2030, 2, 28), 29),
+    (date(2000, 2, 29), date(2030, 3, 1), 30),
+])
+def test_age_on(born, on, age):
+    assert age_on(born, on) == age
+
+
+def test_thirty_plus_turns_on_the_birthday(small):
+    keeper = small.player("alpha-keeper")  # born 1996-11-29
+    assert fact_value(keeper, "aged-30-plus", date(2026, 11, 28)) is False
+    assert fact_value(keeper, "aged-30-plus", date(2026, 11, 29)) is True
+    assert not matches(small, "alpha-keeper", "england", "goalkeeper", "aged-30-plus",
+                       on=date(2026, 11, 28))
+    assert matches(small, "alpha-keeper", "england", "goalkeeper", "aged-30-plus",
+                   on=date(2026, 11, 29))
+
+
+def test_twenty_five_or_under_ends_on_the_26th_birthday(small):
+    back = small.player("beta-back")  # born 2000-11-29
+    assert fact_value(back, "aged-25-or-under", date(2026, 11, 28)) is True
+    assert fact_value(back, "aged-25-or-under", date(2026, 11, 29)) is False
+
+
+def test_unknown_facts_never_match(small):
+    gamma = small.player("gamma-mid")  # born, retired, captain, trophies unknown
+    for fact in ("aged-30-plus", "aged-25-or-under", "retired", "captain",
+                 "national-team-trophy"):
+        assert fact_value(gamma, fact, GAME_DAY) is None
+        for geo in ("brazil", "italy", "south-america", "eurasia"):
+            assert not matches(small, "gamma-mid", geo, "midfielder", fact)
+    delta = small.player("delta-forward")  # clubs unknown
+    for fact in ("played-italy", "three-leagues", "five-clubs"):
+        assert fact_value(delta, fact, GAME_DAY) is None
+    index = AnswerIndex(small, GAME_DAY)
+    assert gamma not in index.answers("brazil", "midfielder", "captain")
+    assert index.answers("south-america", "midfielder", "captain") == ()
+
+
+def test_derived_club_facts(small):
+    back = small.player("beta-back")
+    assert fact_value(back, "played-england", GAME_DAY) is True
+    assert fact_value(back, "played-germany", GAME_DAY) is True  # a loan counts
+    assert fact_value(back, "played-italy", GAME_DAY) is False
+    assert fact_value(back, "three-leagues", GAME_DAY) is True
+    assert fact_value(back, "five-clubs", GAME_DAY) is False  # Glen One twice: 4 clubs
+    gamma = small.player("gamma-mid")
+    assert fact_value(gamma, "five-clubs", GAME_DAY) is False
+    assert fact_value(gamma, "three-leagues", GAME_DAY) is True
+    keeper = small.player("alpha-keeper")
+    assert fact_value(keeper, "three-leagues", GAME_DAY) is False
+
+
+def test_listed_and_counted_titles(small):
+    gamma = small.player("gamma-mid")
+    assert fact_value(gamma, "national-league", GAME_DAY) is True  # a count of 2
+    assert fact_value(gamma, "ballon-dor", GAME_DAY) is True
+    assert fact_value(gamma, "european-trophy", GAME_DAY) is True
+    delta = small.player("delta-forward")
+    assert fact_value(delta, "national-league", GAME_DAY) is False  # a count of 0
+    assert fact_value(delta, "retired", GAME_DAY) is True
+
+
+def test_geography(small):
+    assert matches(small, "gamma-mid", "brazil", "midfielder", "ballon-dor")
+    assert matches(small, "gamma-mid", "italy", "forward", "ballon-dor")  # dual citizen, RW
+    assert matches(small, "gamma-mid", "eurasia", "midfielder", "ballon-dor")
+    assert matches(small, "gamma-mid", "south-america", "midfielder", "ballon-dor")
+    # A Scot is not an England answer, but is a Eurasia one.
+    assert not matches(small, "beta-back", "england", "defender", "played-england")
+    assert matches(small, "beta-back", "eurasia", "defender", "played-england")
+    # Oceania has no continent card.
+    assert not any(matches(small, "delta-forward", geo, "forward", "retired")
+                   for geo in GEO_CARDS)
+    assert matches(small, "epsilon-wing", "north-america", "forward",
+                   "national-team-trophy")
+
+
+def test_positions(small):
+    assert matches(small, "alpha-keeper", "england", "goalkeeper", "captain")
+    assert not any(matches(small, "alpha-keeper", "england", pos, "captain")
+                   for pos in ("defender", "midfielder", "forward"))
+    assert matches(small, "beta-back", "eurasia", "defender", "national-league")
+    assert not matches(small, "beta-back", "eurasia", "midfielder", "national-league")
+    assert matches(small, "epsilon-wing", "north-america", "forward", "played-france") is False
+
+
+def test_bad_card_ids_are_refused(small):
+    player = small.player("alpha-keeper")
+    with pytest.raises(ValueError):
+        fact_value(player, "played-brazil", GAME_DAY)
+    with pytest.raises(ValueError):
+        player_matches(player, "oceania", "goalkeeper", "captain", on=GAME_DAY,
+                       continents=small.continent_map)
+    with pytest.raises(ValueError):
+        player_matches(player, "england", "libero", "captain", on=GAME_DAY,
+                       continents=small.continent_map)
+
+
+def test_answer_index_over_all_fields(small):
+    index = AnswerIndex(small, GAME_DAY)
+    assert len(all_fields()) == len(index.fields) == 13 * 4 * 16 == 832
+    assert FieldKey("england", "goalkeeper", "captain") in index.fields
+    assert [p.id for p in index.answers("eurasia", "defender", "three-leagues")] == ["beta-back"]
+    assert [p.id for p in index.answers("eurasia", "forward", "ballon-dor")] == ["gamma-mid"]
+    assert index.count("england", "goalkeeper", "aged-30-plus") == 1
+    assert AnswerIndex(small, date(2026, 11, 28)).count(
+        "england", "goalkeeper", "aged-30-plus") == 0
+    coverage = index.coverage()
+    assert coverage.total == 832
+    assert coverage.none == len(index.empty_fields())
+    assert coverage.few == sum(1 <= n <= 2 for n in index.counts().values())
+    assert coverage.some == coverage.many == 0
+    # The index agrees with the matcher field by field.
+    for key in index.fields:
+        expected = [p.id for p in small.players
+                    if player_matches(p, key.geo, key.position, key.fact, on=GAME_DAY,
+                                      continents=small.continent_map)]
+        assert [p.id for p in index.answers(key.geo, key.position, key.fact)] == expected
+
+
+# --- broken bases -----------------------------------------------------------------------
+
+
+def _copy_small(tmp_path: Path) -> Path:
+    shutil.copytree(SMALL, tmp_path / "footballers")
+    return tmp_path / "footballers"
+
+
+def test_broken_file_reports_file_and_line(tmp_path):
+    base = _copy_small(tmp_path)
+    path = base / "players" / "first.yaml"
+    text = path.read_text(encoding="utf-8")
+    text = text.replace("positions: [CB, LB]", "positions: [CB, XX]")
+    text = text.replace("    captain: false\n", "    captain: false\n    shirt: 4\n")
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ContentErrors) as failed:
+        load_reference_base(base / "players", display_root=base)
+    errors = failed.value.errors
+    assert len(errors) == 2  # every problem, not just the first
+    lines = text.splitlines()
+    by_field = {e.locator.field: e for e in errors}
+    bad_position = by_field["players[1].positions[1]"]
+    assert bad_position.locator.file == Path("players/first.yaml")
+    assert "XX" in lines[bad_position.locator.line - 1]
+    unknown = by_field["players[1].shirt"]
+    assert "unknown key 'shirt'" in unknown.message
+    assert lines[unknown.locator.line - 1].strip() == "shirt: 4"
+
+
+def test_duplicate_ids_and_unknown_countries_across_files(tmp_path):
+    base = _copy_small(tmp_path)
+    second = base / "players" / "second.yaml"
+    text = second.read_text(encoding="utf-8").replace("id: epsilon-wing", "id: alpha-keeper")
+    text = text.replace("citizenship: [australia]", "citizenship: [atlantis]")
+    text = text.replace("as_of: 2025-06-30", "as_of: 2025-07-01")
+    second.write_text(text, encoding="utf-8")
+    with pytest.raises(ContentErrors) as failed:
+        load_reference_base(base / "players", display_root=base)
+    messages = [str(e) for e in failed.value.errors]
+    assert any("duplicate player id 'alpha-keeper'" in m and "players/second.yaml:" in m
+               and "first defined at players/first.yaml:" in m for m in messages)
+    assert any("unknown country 'atlantis'" in m for m in messages)
+    assert any("as_of 2025-07-01 differs" in m for m in messages)
+
+
+def test_syntax_error_and_missing_folder(tmp_path):
+    base = _copy_small(tmp_path)
+    (base / "players" / "second.yaml").write_text("as_of: [2025\nplayers: x\n", encoding="utf-8")
+    with pytest.raises(ContentErrors) as failed:
+        load_reference_base(base / "players")
+    assert failed.value.errors[0].locator.line is not None
+    with pytest.raises(ContentErrors):
+        load_reference_base(tmp_path / "nowhere")
+
+
+# --- the real base ----------------------------------------------------------------------
+
+
+def test_real_base_size_and_dates(real):
+    assert len(real.players) >= 300
+    assert real.as_of == date(2025, 6, 30)
+    for path in REAL.glob("*.yaml"):
+        assert path.stat().st_size < 150_000
+        assert path.read_text(encoding="utf-8").startswith(
+            "# Reference base of real footballers for «Игра головой». Facts as of ")
+
+
+def test_real_base_covers_every_country_card(real):
+    counts = geo_counts(real)
+    for country in COUNTRY_CARDS:
+        assert counts[country] >= 15, country
+        for position in POSITION_CARDS:
+            assert any(
+                country in p.citizenship
+                and player_matches(p, country, position, "aged-30-plus",
+                                   on=date(2100, 1, 1), continents=real.continent_map)
+                for p in real.players
+            ), (country, position)
+
+
+def test_real_base_covers_every_continent_beyond_the_country_cards(real):
+    beyond = geo_counts(real, beyond_country_cards=True)
+    for continent in CONTINENT_CARDS:
+        assert beyond[continent] >= 10, continent
+
+
+def test_real_base_makes_every_fact_true_often(real):
+    counts = fact_counts(real, GAME_DAY)
+    for fact in FACTS:
+        assert counts[fact] >= 15, fact
+
+
+def test_real_base_coverage_summary(real):
+    coverage = AnswerIndex(real, GAME_DAY).coverage()
+    assert coverage.total == 832
+    assert coverage.many + coverage.some > coverage.none
