@@ -59,7 +59,7 @@ def simulate(
     with progress_bar(count, f"{game_id}: {count} games") as advance:
         records = run_games(engine, count, seed, seats, bot, jobs, policy, advance)
     elapsed = time.perf_counter() - started
-    summary = summarize(RunInfo(game_id, count, seed, seats, bot, engine.options), records)
+    summary = summarize(RunInfo(game_id, count, seed, seats, bot, engine.options, engine.event_names), records)
     print_summary(summary, elapsed)
     if json_file is not None:
         json_file.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

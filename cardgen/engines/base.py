@@ -135,6 +135,9 @@ class Engine(ABC):
     id: ClassVar[str]
     #: Declared bound on moves in one game; the simulation fails a game past it.
     max_moves: ClassVar[int] = 10_000
+    #: Names of the game's own counters in ``GameState.events``; the simulation
+    #: reports each of them (zero when it never happened).
+    event_names: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
         self.game = game

@@ -87,6 +87,14 @@ class Take:
 
 class CardFootballEngine(Engine):
     id = "card-football"
+    event_names = (
+        "goals", "goals_long_shot", "goals_shot", "goals_free_kick", "long_shots",
+        "shots", "shots_saved", "shots_saved_card1", "shots_saved_card2", "shots_cancelled",
+        "free_kicks", "free_kicks_saved", "penalties", "free_kicks_2nd", "free_kicks_3rd",
+        "free_kicks_4th", "penalty_cards", "sent_off_suits", "sent_off_suit_takes",
+        "rank_removals", "same_card_cancels", "attacks", "corners", "added_cards", "escapes",
+        "extra_time", "extra_time_periods", "reshuffles", "shuffles",
+    )
 
     def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
         super().__init__(game, options)

@@ -41,6 +41,11 @@ Move = tuple
 
 class HimmelEngine(Engine):
     id = "himmel"
+    event_names = (
+        "numbers_played", "specials_played", "reverses", "steals", "raises", "takes",
+        "taken_cards", "stuck_takes", "voluntary_takes", "targets_from_deck", "unbounded_targets",
+        "special_target_reshuffles", "reshuffles", "shuffles",
+    )
 
     def __init__(self, game: Game, options: Mapping[str, Any] | None = None):
         super().__init__(game, options)

@@ -42,7 +42,7 @@ def measure(
     """Simulate as the limits say and summarise."""
     players = limits.players or engine.game.meta.players.min
     records = run_games(engine, limits.games, limits.seed, players, limits.bot, jobs, policy, progress)
-    info = RunInfo(engine.game.id, limits.games, limits.seed, players, limits.bot, engine.options)
+    info = RunInfo(engine.game.id, limits.games, limits.seed, players, limits.bot, engine.options, engine.event_names)
     return summarize(info, records)
 
 

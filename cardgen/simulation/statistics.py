@@ -32,6 +32,7 @@ class RunInfo:
     players: int
     bot: str
     options: Mapping[str, Any]
+    event_names: Sequence[str] = ()  # reported even when they never happened
 
 
 def summarize(info: RunInfo, records: Sequence[GameRecord]) -> dict[str, Any]:
@@ -41,6 +42,8 @@ def summarize(info: RunInfo, records: Sequence[GameRecord]) -> dict[str, Any]:
     rates = [_rate(w, len(done)) for w in wins]
     first_low, first_high = wilson_interval(wins[0] if wins else 0.0, len(done))
     events = _event_totals(done)
+    for name in info.event_names:
+        events.setdefault(name, 0)
     return {
         "game": info.game,
         "games": info.games,

@@ -29,16 +29,20 @@ HIMMEL_OPTIONS = [
 @FAST
 @given(seed=SEEDS, bot=st.sampled_from(["random", "greedy"]), options=st.sampled_from(CARD_FOOTBALL_OPTIONS))
 def test_card_football_invariants_hold(engines, seed, bot, options):
-    played = play_checked(engines("card-football", **options), 2, seed, bot, FULL_CHECKS)
+    engine = engines("card-football", **options)
+    played = play_checked(engine, 2, seed, bot, FULL_CHECKS)
     assert played.state.is_over()
+    assert set(played.state.events) <= set(engine.event_names)
 
 
 @FAST
 @given(seed=SEEDS, players=st.integers(3, 6), bot=st.sampled_from(["random", "greedy"]),
        options=st.sampled_from(HIMMEL_OPTIONS))
 def test_himmel_invariants_hold(engines, seed, players, bot, options):
-    played = play_checked(engines("himmel", **options), players, seed, bot, FULL_CHECKS)
+    engine = engines("himmel", **options)
+    played = play_checked(engine, players, seed, bot, FULL_CHECKS)
     assert played.state.is_over()
+    assert set(played.state.events) <= set(engine.event_names)
 
 
 @pytest.mark.parametrize(("game", "players"), [("card-football", 2), ("himmel", 4)])
