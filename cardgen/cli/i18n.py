@@ -50,12 +50,15 @@ def update(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
     from cardgen.i18n import check_language
     from cardgen.i18n.po import update as merge
 
+    selected = _domains(settings, games)
+    listed = {lang for d in selected if d.game is not None for lang in d.game.meta.languages}
     for language in languages:
         check_language(language)
-        for domain in _domains(settings, games):
+        for domain in selected:
             if language == domain.source_language:
                 raise click.BadParameter(f"'{language}' is the source language", param_hint="LANG")
-            report = merge(domain, language)
+            wanted = domain.game.meta.languages if domain.game is not None else listed
+            report = merge(domain, language, create=language in wanted)
             click.echo(
                 f"{domain.display(report.path)}: {len(report.added)} new, "
                 f"{len(report.fuzzied)} now fuzzy, {len(report.obsoleted)} obsolete"

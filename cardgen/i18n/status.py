@@ -51,6 +51,7 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
         row.file = domain.display(path)
         if path.is_file():
             entries = read_entries(path, row.file)
+    forms = _forms(domain, entries, is_source)
     for source in sources:
         if is_source:
             text = source.text
@@ -75,15 +76,31 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
                 limit = f" > {measured.limit}" if measured.limit is not None else ""
                 row.problems.append(("too long", source.key,
                                      f"{measured.length} characters{limit} ({measured.method})"))
-        problem = _reference_problem(domain, text, source.key, language, source.text)
+        problem = _reference_problem(domain, text, source.key, language, source.text, forms)
         if problem:
             row.broken += 1
             row.problems.append(("broken", source.key, problem))
     return row
 
 
+def _forms(domain: Domain, entries: dict, is_source: bool) -> dict[str, set[str]]:
+    """Cases available per name key in this language (translated forms, else the source's)."""
+    result: dict[str, set[str]] = {}
+    for key, text in domain.messages.items():
+        if not key.endswith(refs.FORMS_SUFFIX):
+            continue
+        entry = entries.get(key)
+        if not is_source and entry is not None and entry.text:
+            text = entry.text
+        try:
+            result[key[: -len(refs.FORMS_SUFFIX)]] = set(refs.parse_forms(text))
+        except ValueError:
+            result[key[: -len(refs.FORMS_SUFFIX)]] = set()
+    return result
+
+
 def _reference_problem(domain: Domain, text: str, key: str, language: str,
-                       source: str | None = None) -> str | None:
+                       source: str | None = None, forms: dict | None = None) -> str | None:
     bad = refs.malformed_braces(text)
     if bad:
         return f"malformed reference {bad[0]!r}"
@@ -99,9 +116,12 @@ def _reference_problem(domain: Domain, text: str, key: str, language: str,
                 return f"reference {ref.source}: unknown setting"
             continue
         try:
-            refs.name_key(domain.game, ref)
+            name = refs.name_key(domain.game, ref)
         except I18nError as error:
             return error.message
+        if ref.form and forms is not None and ref.form not in forms.get(name, set()):
+            return (f"reference {ref.source}: no '{ref.form}' form in {name}{refs.FORMS_SUFFIX} "
+                    f"of this language")
     if key.endswith(refs.FORMS_SUFFIX):
         try:
             refs.parse_forms(text)
