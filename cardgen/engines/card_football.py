@@ -210,11 +210,11 @@ class CardFootballState(GameState):
         return set() if last is None else {last}
 
     def apply(self, move: Any) -> None:
-        legal = self.legal_moves()
+        legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
-        if move in self.unavailable_columns():
-            self.events["escapes"] += 1
+        if move in self.run or (not self.run and move == self.last_column[self.to_move]):
+            self.events["escapes"] += 1  # legal only because every column was unavailable
         self.turn += 1
         self._legal = None
         self.run.append(move)
@@ -288,39 +288,54 @@ class CardFootballState(GameState):
 
     # -- the priority list -----------------------------------------------------------
     def classify(self, player: int, card: str) -> Take:
-        """The first case of the priority list that taking ``card`` meets (no side effects)."""
+        """The first case of the priority list that taking ``card`` meets (no side effects).
+
+        Plain loops rather than generators: this runs on every move and for
+        every column the greedy bot weighs.
+        """
         engine = self.engine
         suit, rank = engine.suit_of[card], engine.rank_of[card]
-        if self.sent_off(player, suit):
+        if self.penalty_cards[player][suit] >= engine.suspension_cards:
             return Take(card, Case.SENT_OFF_SUIT, 0, 0)
+        rank_of = engine.rank_of
         active = self.actives[player]
         column = active[suit]
         size = len(column) + 1
         if self._completes_long_shot(active, suit, rank):
             return Take(card, Case.LONG_SHOT, 0, size)
-        opponent = self.actives[1 - player]
-        rank_of = engine.rank_of
-        removes = sum(
-            1 for s, cards in enumerate(opponent) if s != suit for c in cards if rank_of[c] == rank
-        )
-        if any(rank_of[c] == rank for c in opponent[suit]):
+        removes, same_card = 0, False
+        for other_suit, cards in enumerate(self.actives[1 - player]):
+            for other in cards:
+                if rank_of[other] == rank:
+                    if other_suit == suit:
+                        same_card = True
+                    else:
+                        removes += 1
+        if same_card:
             return Take(card, Case.SAME_CARD, removes, size)
         if size == 4:
             return Take(card, Case.CANCELLED_SHOT if removes else Case.SHOT, removes, size)
-        below = rank_of[column[-1]] if column else None
-        if below == rank:
-            return Take(card, Case.FREE_KICK, removes, size)
-        if below is not None and below == rank - 1:
-            return Take(card, Case.ATTACK, removes, size)
-        if size == 3 and rank_of[column[0]] == rank:
-            return Take(card, Case.CORNER, removes, size)
+        if column:
+            below = rank_of[column[-1]]
+            if below == rank:
+                return Take(card, Case.FREE_KICK, removes, size)
+            if below == rank - 1:
+                return Take(card, Case.ATTACK, removes, size)
+            if size == 3 and rank_of[column[0]] == rank:
+                return Take(card, Case.CORNER, removes, size)
         return Take(card, Case.PLAIN, removes, size)
 
     def _completes_long_shot(self, active: list[list[str]], suit: int, rank: int) -> bool:
         rank_of = self.engine.rank_of
-        return all(
-            s == suit or any(rank_of[c] == rank for c in cards) for s, cards in enumerate(active)
-        )
+        for other_suit, cards in enumerate(active):
+            if other_suit == suit:
+                continue
+            for other in cards:
+                if rank_of[other] == rank:
+                    break
+            else:
+                return False
+        return True
 
     def _resolve(self, take: Take) -> bool:
         """Carry out a classified take; True when the turn passes to the opponent."""

@@ -22,6 +22,7 @@ after every move.  ``FULL_CHECKS`` runs the clone check after every move too
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
@@ -57,7 +58,7 @@ class InvariantChecker:
         self.seed = seed
         self.policy = policy
         self.bound = engine.move_bound(players)
-        self.catalogue = frozenset(card.label for card in engine.game.physical_cards())
+        self.catalogue = _catalogue(engine)
         self.card_count = len(self.catalogue)
 
     def fail(self, message: str, move_number: int) -> InvariantViolation:
@@ -121,9 +122,21 @@ class InvariantChecker:
             raise self.fail("a move applied to a clone changed the original", move_number)
 
 
+_CATALOGUES: "weakref.WeakKeyDictionary[Engine, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
+def _catalogue(engine: Engine) -> frozenset[str]:
+    """Every physical card label of the engine's game, built once per engine."""
+    catalogue = _CATALOGUES.get(engine)
+    if catalogue is None:
+        catalogue = frozenset(card.label for card in engine.game.physical_cards())
+        _CATALOGUES[engine] = catalogue
+    return catalogue
+
+
 def _in_stable_order(moves: list) -> bool:
     try:
-        return all(a <= b for a, b in zip(moves, moves[1:]))
+        return moves == sorted(moves)
     except TypeError:  # moves that do not compare: a repeat must give the same list
         return len(set(map(repr, moves))) == len(moves)
 

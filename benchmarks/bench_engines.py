@@ -1,0 +1,74 @@
+"""Games per second of the reference engines: a benchmark, not a test.
+
+    python benchmarks/bench_engines.py [--games 3000] [--bot random] [GAME ...]
+
+For each game it prints three figures:
+
+* ``engine``: the bare engine and bot on one core, no checks (what the rules
+  cost);
+* ``simulate 1 core``: ``run_games`` as ``cardgen simulate`` runs it, with the
+  invariant checks after every move (and the sampled clone check);
+* ``simulate --jobs 2``: the same on two worker processes (includes starting
+  the workers and loading the content in each).
+
+The target is 1,000 games per second per core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from cardgen.content import load_game  # noqa: E402
+from cardgen.engines import engine_for  # noqa: E402
+from cardgen.engines.base import Engine  # noqa: E402
+from cardgen.simulation import CheckPolicy, run_games  # noqa: E402
+
+GAMES = {"card-football": 2, "himmel": 4}
+
+
+def bare_engine_rate(engine: Engine, players: int, games: int, bot: str) -> float:
+    choose = engine.bots()[bot]
+    started = time.perf_counter()
+    for seed in range(games):
+        state = engine.new_game(players, seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply(choose(state, rng))
+    return games / (time.perf_counter() - started)
+
+
+def simulate_rate(engine: Engine, players: int, games: int, bot: str, jobs: int) -> float:
+    started = time.perf_counter()
+    records = run_games(engine, games, seed=1, players=players, bot=bot, jobs=jobs, policy=CheckPolicy())
+    elapsed = time.perf_counter() - started
+    broken = sum(1 for record in records if not record.completed)
+    if broken:
+        print(f"  warning: {broken} games broke an invariant", file=sys.stderr)
+    return games / elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("games_to_run", nargs="*", metavar="GAME", help="default: " + ", ".join(GAMES))
+    parser.add_argument("--games", type=int, default=3000)
+    parser.add_argument("--bot", default="random")
+    args = parser.parse_args()
+    print(f"{'game':<14} {'players':>7} {'engine':>10} {'simulate 1 core':>16} {'simulate --jobs 2':>18}  (games/s, bot {args.bot})")
+    for game_id in args.games_to_run or list(GAMES):
+        players = GAMES.get(game_id, 2)
+        engine = engine_for(load_game(ROOT / "content" / game_id))
+        bare = bare_engine_rate(engine, players, args.games, args.bot)
+        one = simulate_rate(engine, players, args.games, args.bot, jobs=1)
+        two = simulate_rate(engine, players, args.games, args.bot, jobs=2)
+        print(f"{game_id:<14} {players:>7} {bare:>10.0f} {one:>16.0f} {two:>18.0f}")
+
+
+if __name__ == "__main__":
+    main()
