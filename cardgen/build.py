@@ -139,6 +139,16 @@ def plan_jobs(options: BuildOptions) -> list[Job]:
     return jobs
 
 
+def _forget_cached_inputs() -> None:
+    """Content and layouts may have changed since an earlier build in this process."""
+    from cardgen.render.layout import load_layout
+    from cardgen.render.sheets import _words
+    from cardgen.render.shop import profiles
+
+    for cached in (load_game_cached, load_layout, _words, profiles):
+        cached.cache_clear()
+
+
 def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
     """Run one job in a worker; errors come back as data (exceptions lose their locator when pickled)."""
     try:
@@ -164,6 +174,7 @@ def _raise(job: Job, payload) -> None:
 def build(options: BuildOptions, progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
     """Run every producer's jobs and write the manifest; raise on the first failure."""
     start = time.perf_counter()
+    _forget_cached_inputs()
     jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))

@@ -29,9 +29,11 @@ def plan(options: BuildOptions, game, langs: list[str]) -> list[Job]:
                         (("game_id", game.id), ("lang", lang)), cost=0.2 + cards / 300,
                         targets=((game.id, lang),)))
     designs = len(game.cards) + len(game.meta.backs)
-    jobs.append(Job("cards", f"{game.id} shop-png {options.profile}", f"{MODULE}:png_job",
-                    (("game_id", game.id), ("langs", tuple(langs))), cost=designs * len(langs) / 25,
-                    targets=tuple((game.id, lang) for lang in langs)))
+    parts = max(1, min(4, designs // 20))
+    for part in range(parts):
+        jobs.append(Job("cards", f"{game.id} shop-png {options.profile} {part + 1}/{parts}", f"{MODULE}:png_job",
+                        (("game_id", game.id), ("langs", tuple(langs)), ("part", part), ("parts", parts)),
+                        cost=designs * len(langs) / 25 / parts, targets=tuple((game.id, lang) for lang in langs)))
     return jobs
 
 
@@ -54,15 +56,16 @@ def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefac
                            kind="shop-pdf", lang=lang, pages=pages, cards=cards)]
 
 
-def png_job(options: BuildOptions, game_id: str, langs: tuple[str, ...]) -> list[Artefact]:
-    """Every language in one job, so that pictures without text are drawn once."""
+def png_job(options: BuildOptions, game_id: str, langs: tuple[str, ...], part: int = 0, parts: int = 1) -> list[Artefact]:
+    """One slice of the card designs in every language, so that pictures without text are drawn once."""
     from cardgen.render.shop import render_pngs
 
     game = load_game_cached(options.content_dir, game_id)
     cache: dict = {}
     out: list[Artefact] = []
     for lang in langs:
-        images, (w, h), dpi = render_pngs(game, lang, options.profile, options.templates_dir, cache)
+        images, (w, h), dpi = render_pngs(game, lang, options.profile, options.templates_dir, cache,
+                                          part=part, parts=parts)
         for stem, png, cards in images:
             rel = f"{game_id}/{lang}/png-{options.profile}/{stem}.png"
             out.append(write_artefact(options, rel, png, game=game_id, kind="shop-png", lang=lang, cards=cards,

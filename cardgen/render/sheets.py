@@ -167,21 +167,30 @@ def _backs_page(c, renderer: CardRenderer, grid: Grid, plans, pw, ph, options: P
     shift_x, shift_y = (dx, -dy) if options.duplex == "long" else (-dx, dy)
     b = BACK_BLEED_MM * mm
     for i, plan in enumerate(plans):
-        col, row, x, y = _cell(grid, i, pw, ph)
-        if options.duplex == "long":
-            x = pw - x - grid.cell_w
-            col = grid.cols - 1 - col
-        else:
-            y = ph - y - grid.cell_h
-            row = grid.rows - 1 - row
-        left = b if col == 0 else 0
-        right = b if col == grid.cols - 1 else 0
-        top = b if row == 0 else 0
-        bottom = b if row == grid.rows - 1 else 0
-        if grid.rotate == 90:  # clip margins are in the card's own axes
-            left, bottom, right, top = bottom, right, top, left
+        x, y, left, bottom, right, top = back_cell(grid, i, pw, ph, options.duplex, b)
         renderer.place(c, plan, (x + shift_x) * mm, (y + shift_y) * mm, clip=(left, bottom, right, top),
                        rotate=grid.rotate)
+
+
+def back_cell(grid: Grid, index: int, pw: float, ph: float, duplex: str, bleed: float = 0.0):
+    """Where the back of card ``index`` goes on the backs page: (x, y) in mm and the bleed
+    (left, bottom, right, top, in the card's own axes) shown on the grid's outer edges."""
+    col, row, x, y = _cell(grid, index, pw, ph)
+    if duplex == "long":
+        x = pw - x - grid.cell_w
+        col = grid.cols - 1 - col
+    elif duplex == "short":
+        y = ph - y - grid.cell_h
+        row = grid.rows - 1 - row
+    else:
+        raise RenderError(f"duplex must be 'long' or 'short', not '{duplex}'")
+    left = bleed if col == 0 else 0
+    right = bleed if col == grid.cols - 1 else 0
+    top = bleed if row == 0 else 0
+    bottom = bleed if row == grid.rows - 1 else 0
+    if grid.rotate == 90:
+        left, bottom, right, top = bottom, right, top, left
+    return x, y, left, bottom, right, top
 
 
 def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, sides=(True, True, True, True)) -> None:

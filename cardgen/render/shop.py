@@ -121,11 +121,13 @@ def rasterise(pdf: bytes, width_px: int, height_px: int, dpi: int) -> list[bytes
 
 
 def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | None = None,
-                cache: dict | None = None) -> tuple[list[tuple[str, bytes, int]], tuple[int, int], int]:
+                cache: dict | None = None, part: int = 0, parts: int = 1
+                ) -> tuple[list[tuple[str, bytes, int]], tuple[int, int], int]:
     """PNG images of every physical card in deck order, then one per back design.
 
     Returns ([(file stem, png bytes, card faces in it)], (width, height), dpi).
-    ``cache`` (plan key -> png) lets a caller share images between languages.
+    ``cache`` (plan key -> png) lets a caller share images between languages;
+    ``part`` of ``parts`` selects a slice of the card designs (for parallel jobs).
     """
     prof = profile(profile_id, templates_dir)
     renderer = CardRenderer(game, lang, templates_dir)
@@ -134,10 +136,13 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
     cache = {} if cache is None else cache
     cards = game.physical_cards()
     items: list[tuple[str, CardPlan, int]] = []
+    design_index = {card.id: i for i, card in enumerate(game.cards)}
     for n, pc in enumerate(cards, 1):
-        items.append((f"{n:03d}-{pc.label.replace('#', '-')}", renderer.face(pc.card), 1))
-    for back in game.meta.backs:
-        items.append((f"back-{back.id}", renderer.back(back.id), 0))
+        if design_index[pc.card.id] % parts == part:
+            items.append((f"{n:03d}-{pc.label.replace('#', '-')}", renderer.face(pc.card), 1))
+    if part == 0:
+        for back in game.meta.backs:
+            items.append((f"back-{back.id}", renderer.back(back.id), 0))
     todo: dict[str, CardPlan] = {}
     for _, plan, _ in items:
         key = (plan.key, wpx, hpx, prof.dpi)

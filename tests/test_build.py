@@ -1,0 +1,123 @@
+"""`cardgen build`: manifest, atomic and byte-identical outputs, a fifth deck from YAML only."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+from pypdf import PdfReader
+
+from cardgen.build import PRODUCERS, BuildOptions, build
+from cardgen.cli import cli
+from cardgen.errors import TextOverflowError
+
+DECKS = Path(__file__).resolve().parent / "data" / "decks"
+KEYS = {"game", "kind", "lang", "paper", "path", "pages", "cards", "sha256"}
+
+
+@pytest.fixture
+def decks(tmp_path) -> Path:
+    target = tmp_path / "decks"
+    shutil.copytree(DECKS, target)
+    return target
+
+
+def _manifest(out: Path) -> list[dict]:
+    return json.loads((out / "manifest.json").read_text("utf-8"))["files"]
+
+
+def test_fifth_deck_builds_from_yaml_only(decks, tmp_path):
+    out = tmp_path / "out"
+    result = build(BuildOptions(content_dir=decks, out_dir=out, workers=1))
+    files = _manifest(out)
+    assert len(files) == len(result.artefacts)
+    assert all(KEYS <= set(entry) for entry in files)
+    kinds = {(f["kind"], f["lang"], f["paper"]) for f in files if f["kind"] != "shop-png"}
+    assert kinds == {("pnp", lang, paper) for lang in ("ru", "en") for paper in ("a4", "letter")} | \
+        {("shop-pdf", lang, None) for lang in ("ru", "en")}
+    for entry in files:
+        path = out / entry["path"]
+        assert path.is_file()
+        if entry["kind"] in ("pnp", "shop-pdf"):
+            pdf = PdfReader(path)
+            assert len(pdf.pages) == entry["pages"]
+            assert entry["cards"] == 14
+        if entry["kind"] == "shop-png":
+            image = Image.open(path)
+            assert list(image.size) == entry["pixels"]
+            assert round(image.info["dpi"][0]) == entry["dpi"] == 300
+    pngs = [f for f in files if f["kind"] == "shop-png" and f["lang"] == "ru"]
+    assert sum(f["cards"] for f in pngs) == 14 and len(pngs) == 14 + 2
+    # mini cards (44.45 x 63.5 mm) with 1/8 in bleed at 300 dpi
+    assert pngs[0]["pixels"] == [600, 825]
+
+
+def test_rebuild_is_byte_identical_and_honours_source_date_epoch(decks, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    one, two = tmp_path / "one", tmp_path / "two"
+    build(BuildOptions(content_dir=decks, out_dir=one, langs=("ru",), papers=("a4",), workers=2))
+    build(BuildOptions(content_dir=decks, out_dir=two, langs=("ru",), papers=("a4",), workers=1))
+    assert (one / "manifest.json").read_bytes() == (two / "manifest.json").read_bytes()
+    for entry in _manifest(one):
+        assert (one / entry["path"]).read_bytes() == (two / entry["path"]).read_bytes()
+    pdf = PdfReader(one / "quiz" / "ru" / "quiz-ru-pnp-a4.pdf")
+    assert str(pdf.metadata["/CreationDate"]).startswith("D:20231114")
+
+
+def test_failed_build_leaves_previous_outputs_whole(decks, tmp_path):
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    text = decks / "quiz" / "text" / "ru.yaml"
+    text.write_text(text.read_text("utf-8").replace('"Удвой очки"', '"' + "Удвой очки " * 30 + '"'), "utf-8")
+    with pytest.raises(TextOverflowError) as caught:
+        build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=2))
+    assert caught.value.locator.card == "bonus-double" and caught.value.locator.language == "ru"
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert after == before
+    assert not list(out.rglob("*.tmp"))
+
+
+def test_cli_build_writes_manifest_and_summary(decks, tmp_path):
+    out = tmp_path / "out"
+    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "quiz", "--lang", "en", "--paper", "letter",
+                                      "--out", str(out), "--profile", "mpc", "-j", "1"])
+    assert result.exit_code == 0, result.output
+    assert "manifest" in result.output and "quiz" in result.output
+    files = _manifest(out)
+    assert {f["lang"] for f in files} == {"en"}
+    assert any(f["path"].endswith("quiz-en-pnp-letter.pdf") for f in files)
+    assert all(f["profile"] == "mpc" for f in files if f["kind"] == "shop-png")
+
+
+def test_cli_reports_unknown_language_and_overflow(decks, tmp_path):
+    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "--lang", "fr", "--out", str(tmp_path)])
+    assert result.exit_code == 1 and "fr" in result.output
+    text = decks / "quiz" / "text" / "ru.yaml"
+    text.write_text(text.read_text("utf-8").replace('"Викторина"', '"' + "Викторина " * 40 + '"'), "utf-8")
+    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "--out", str(tmp_path), "-j", "1"])
+    assert result.exit_code == 1
+    assert "language ru" in result.output and "mm too" in result.output
+
+
+def test_manifest_keeps_other_games_and_drops_stale_files(decks, tmp_path):
+    shutil.copytree(decks / "quiz", decks / "quiz-two")
+    game = decks / "quiz-two" / "game.yaml"
+    game.write_text(game.read_text("utf-8").replace("id: quiz", "id: quiz-two"), "utf-8")
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1))
+    stale = out / "quiz" / "ru" / "png-tgc" / "999-gone.png"
+    stale.write_bytes(b"old")
+    build(BuildOptions(content_dir=decks, out_dir=out, games=("quiz",), langs=("ru",), papers=("a4",), workers=1))
+    games = {f["game"] for f in _manifest(out)}
+    assert games == {"quiz", "quiz-two"}
+    assert not stale.exists()
+
+
+def test_producers_register_with_one_line():
+    assert PRODUCERS["cards"] == "cardgen.render.producers:plan"
