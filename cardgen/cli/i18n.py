@@ -116,9 +116,12 @@ def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
             ],
         )
     )
-    method = fit_method()
-    note = "" if method == "renderer" else " (the card renderer exposes no fit function yet)"
-    click.echo(f"too long: measured by the {method}{note}.")
+    methods = sorted({m for r in rows for m in r.methods}) or [fit_method()]
+    if methods == ["renderer"]:
+        click.echo("too long: measured by the card renderer (real layout, fonts and minimum type size).")
+    else:
+        click.echo(f"too long: measured by {' and '.join(methods)} (the length budget where the "
+                   "renderer or a game's layout is not available).")
     if verbose:
         for row in rows:
             for kind, key, detail in row.problems:

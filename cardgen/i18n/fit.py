@@ -10,6 +10,7 @@ the two is in use so that reports can say so.
 
 from __future__ import annotations
 
+import copy
 import importlib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
@@ -29,8 +30,6 @@ FIELD_BUDGETS: dict[str, tuple[int, str]] = {
 }
 DEFAULT_BUDGET = (60, "width")
 
-#: Where the renderer may expose ``text_fits(game, card, field, text, language) -> bool``.
-RENDERER_FIT = ("cardgen.render.fit:text_fits", "cardgen.render:text_fits")
 
 
 @dataclass(frozen=True)
@@ -39,6 +38,7 @@ class Fit:
     method: str  # "renderer" or "length budget"
     limit: int | None  # the character budget, when that is the measure
     length: int
+    detail: str = ""
 
 
 def budget(game: "Game", field: str) -> int:
@@ -52,28 +52,67 @@ def budget(game: "Game", field: str) -> int:
     return max(8, int(base * factor))
 
 
-def renderer_fit() -> Callable | None:
-    """The renderer's fit function, when it exists."""
-    for target in RENDERER_FIT:
-        module_name, attribute = target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        function = getattr(module, attribute, None)
-        if callable(function):
-            return function
-    return None
+def renderer_available() -> bool:
+    try:
+        importlib.import_module("cardgen.render.card")
+    except ImportError:
+        return False
+    return True
 
 
 def fit_method() -> str:
-    return "renderer" if renderer_fit() is not None else "length budget"
+    return "renderer" if renderer_available() else "length budget"
+
+
+def card_fits(game: "Game", card: "Card", texts: dict[str, str], language: str) -> dict[str, Fit]:
+    """Whether each ``field -> text`` of ``card`` fits its box.
+
+    Measured by the card renderer itself (its layout, fonts and smallest type
+    size: the text is laid out on the card and overflows or not); by the length
+    budget when the renderer or the game's layout is not available.
+    """
+    overflow = _render_overflow(game, card, texts, language)
+    if overflow is not None:
+        return {
+            field: Fit(field not in overflow, "renderer", None, len(text), overflow.get(field, ""))
+            for field, text in texts.items()
+        }
+    result = {}
+    for field, text in texts.items():
+        limit = budget(game, field)
+        result[field] = Fit(len(text) <= limit, "length budget", limit, len(text))
+    return result
 
 
 def measure(game: "Game", card: "Card", field: str, text: str, language: str) -> Fit:
     """Whether ``text`` fits the ``field`` box of ``card``."""
-    function = renderer_fit()
-    if function is not None:
-        return Fit(bool(function(game, card, field, text, language)), "renderer", None, len(text))
-    limit = budget(game, field)
-    return Fit(len(text) <= limit, "length budget", limit, len(text))
+    return card_fits(game, card, {field: text}, language)[field]
+
+
+def _render_overflow(game: "Game", card: "Card", texts: dict[str, str], language: str) -> dict[str, str] | None:
+    """{field: why} for the fields that overflow when the renderer lays the card out;
+    None when the renderer cannot tell (not installed, no layout for the game)."""
+    if not renderer_available():
+        return None
+    from cardgen.errors import RenderError, TextOverflowError
+    from cardgen.render.card import CardRenderer
+
+    shadow = copy.copy(game)
+    keyed = {card.text[field]: text for field, text in texts.items() if field in card.text}
+    shadow.messages = {**game.messages, language: {**game.messages.get(language, {}), **keyed}}
+    overflow: dict[str, str] = {}
+    for _ in range(len(texts) + 1):
+        try:
+            CardRenderer(shadow, language).face(card)
+            return overflow
+        except TextOverflowError as error:
+            field = error.locator.field if error.locator.field in texts else None
+            if field is None or field in overflow:
+                return {**overflow, **{f: error.message for f in texts if f not in overflow}}
+            overflow[field] = error.message
+            # measure the other fields with this one replaced by its (fitting) source text
+            source = game.messages[game.meta.source_language][card.text[field]]
+            shadow.messages[language][card.text[field]] = source[:1]
+        except RenderError:
+            return None
+    return overflow

@@ -30,6 +30,7 @@ class StatusRow:
     broken: int = 0
     problems: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, key, detail)
     file: str | None = None
+    methods: set[str] = field(default_factory=set)  # how "too long" was measured
 
     @property
     def percent(self) -> float:
@@ -52,6 +53,7 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
         if path.is_file():
             entries = read_entries(path, row.file)
     forms = _forms(domain, entries, is_source)
+    card_texts: dict[str, dict[str, tuple[str, str]]] = {}
     for source in sources:
         if is_source:
             text = source.text
@@ -70,16 +72,21 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
             else:
                 row.translated += 1
         if source.card is not None and domain.game is not None:
-            measured = fit.measure(domain.game, domain.game.card(source.card), source.field, text, language)
-            if not measured.fits:
-                row.too_long += 1
-                limit = f" > {measured.limit}" if measured.limit is not None else ""
-                row.problems.append(("too long", source.key,
-                                     f"{measured.length} characters{limit} ({measured.method})"))
+            card_texts.setdefault(source.card, {})[source.field] = (source.key, text)
         problem = _reference_problem(domain, text, source.key, language, source.text, forms)
         if problem:
             row.broken += 1
             row.problems.append(("broken", source.key, problem))
+    for card_id, fields in card_texts.items():
+        card = domain.game.card(card_id)
+        fits = fit.card_fits(domain.game, card, {f: text for f, (_, text) in fields.items()}, language)
+        for field_name, measured in fits.items():
+            row.methods.add(measured.method)
+            if not measured.fits:
+                row.too_long += 1
+                limit = f" > {measured.limit}" if measured.limit is not None else ""
+                why = measured.detail or f"{measured.length} characters{limit}"
+                row.problems.append(("too long", fields[field_name][0], f"{why} ({measured.method})"))
     return row
 
 

@@ -13,30 +13,55 @@ from typing import TYPE_CHECKING, Callable
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
-#: Candidates ``module:function(game, card_id, language, dpi) -> bytes`` (PNG).
-CANDIDATES = (
-    "cardgen.render.image:card_png",
-    "cardgen.render:card_png",
-    "cardgen.render.image:render_card_png",
-)
 DPI = 150
 
 
 def renderer() -> Callable | None:
-    for target in CANDIDATES:
-        module_name, attribute = target.split(":")
-        try:
-            module = importlib.import_module(module_name)
-        except ImportError:
-            continue
-        function = getattr(module, attribute, None)
-        if callable(function):
-            return function
-    return None
+    """The function that draws one card as a PNG, when the card renderer is installed."""
+    try:
+        importlib.import_module("cardgen.render.card")
+        importlib.import_module("cardgen.render.shop")
+    except ImportError:
+        return None
+    return _render_png
+
+
+def _render_png(game: "Game", card_id: str, language: str, dpi: int) -> bytes:
+    from cardgen.render.card import CardRenderer
+    from cardgen.render.shop import plans_pdf, rasterise
+
+    renderer_ = _renderer(game, language)
+    plan = renderer_.face(game.card(card_id))
+    size = game.meta.card_size
+    width = round(size.width_mm / 25.4 * dpi)
+    height = round(size.height_mm / 25.4 * dpi)
+    return rasterise(plans_pdf(renderer_, [plan], width, height, dpi), width, height, dpi)[0]
+
+
+_RENDERERS: dict = {}
+
+
+def _renderer(game: "Game", language: str):
+    from cardgen.render.card import CardRenderer
+
+    key = (id(game), language)
+    if key not in _RENDERERS:
+        _RENDERERS.clear() if len(_RENDERERS) > 8 else None
+        _RENDERERS[key] = CardRenderer(game, language)
+    return _RENDERERS[key]
+
+
+_PNGS: dict = {}
 
 
 def card_png(game: "Game", card_id: str, language: str, dpi: int = DPI) -> bytes | None:
+    """PNG of one card face (kept for the process, so A4 and A5 draw each card once)."""
     function = renderer()
     if function is None:
         return None
-    return function(game, card_id, language, dpi)
+    key = (id(game), game.id, card_id, language, dpi)
+    if key not in _PNGS:
+        if len(_PNGS) > 2000:
+            _PNGS.clear()
+        _PNGS[key] = function(game, card_id, language, dpi)
+    return _PNGS[key]
