@@ -33,6 +33,7 @@ from cardgen.fileio import write_bytes_atomic, write_text_atomic
 # name -> "module:plan"; a new kind of artefact is one line here.
 PRODUCERS: dict[str, str] = {
     "cards": "cardgen.render.producers:plan",
+    "rulebook": "cardgen.rulebook.produce:plan",
 }
 
 MANIFEST = "manifest.json"

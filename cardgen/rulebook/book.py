@@ -303,10 +303,16 @@ def _font_faces() -> Markup:
     return Markup("\n".join(rules))
 
 
-def _date(language: str) -> tuple[str, datetime]:
-    epoch = int(os.environ.get("SOURCE_DATE_EPOCH", "0") or 0)
-    moment = datetime.fromtimestamp(epoch, tz=timezone.utc)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ"), moment
+def _date() -> str | None:
+    """The PDF dates: SOURCE_DATE_EPOCH when set, else none at all (never the clock)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    if not epoch:
+        return None
+    try:
+        moment = datetime.fromtimestamp(int(epoch), tz=timezone.utc)
+    except ValueError:
+        raise RenderError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, found {epoch!r}") from None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def render_html(
@@ -332,7 +338,7 @@ def render_html(
 
     meta = game.meta
     rows, total = components(game, texts)
-    stamp, _ = _date(language)
+    stamp = _date()
     context = {
         "game": {"id": game.id, "title": texts.markup(meta.title), "title_plain": texts.plain(meta.title)},
         "lang": language,

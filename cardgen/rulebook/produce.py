@@ -35,3 +35,41 @@ def write_rulebooks(
             path = write_bytes_atomic(rulebook_path(out_dir, game.id, language, paper), book.pdf)
             written.append((path, book))
     return written
+
+
+# --- the build's producer (registered in cardgen.build.PRODUCERS) ---------------------------
+
+MODULE = "cardgen.rulebook.produce"
+
+
+def artefact_path(game_id: str, language: str, paper: str) -> str:
+    return f"{game_id}/{language}/{game_id}-{language}-rules-{paper}.pdf"
+
+
+def plan(options, game: "Game", langs: list[str]) -> list:
+    """One job per language and paper (A4, and the A5 booklet)."""
+    from cardgen.build import Job
+
+    cost = 1.5 + len(game.cards) / 40 + (3.0 if game.id == "head-game" else 0.0)
+    return [
+        Job("rulebook", f"{game.id} {lang} rulebook {paper}", f"{MODULE}:rulebook_job",
+            (("game_id", game.id), ("lang", lang), ("paper", paper)), cost=cost,
+            targets=((game.id, lang),))
+        for lang in langs
+        for paper in PAPERS
+    ]
+
+
+def rulebook_job(options, game_id: str, lang: str, paper: str) -> list:
+    """Render one rulebook and write it with the build's manifest entry (kind: rulebook)."""
+    from cardgen.build import load_game_cached, write_artefact
+
+    game = load_game_cached(options.content_dir, game_id)
+    book = build_rulebook(game, lang, paper, content_dir=options.content_dir,
+                          strict=bool(getattr(options, "strict", False)))
+    fallback = sorted({w.key for w in book.warnings})
+    extra = {"fallback": len(fallback)}
+    if fallback:
+        extra["warnings"] = [str(w) for w in book.warnings[:20]]
+    return [write_artefact(options, artefact_path(game_id, lang, paper), book.pdf, game=game_id,
+                           kind="rulebook", lang=lang, paper=paper, pages=book.pages, **extra)]
