@@ -390,7 +390,9 @@ def portrait(ctx: DrawContext, x, y, w, h, params):
     c.drawPath(p, stroke=0, fill=1)
     number = params.get("number")
     if number not in (None, ""):
-        c.setFont("DejaVuSans-Bold", 3.2 * u)
+        from cardgen.render.fonts import font_name
+
+        c.setFont(font_name("bold"), 3.2 * u)
         c.drawCentredString(cx + 5.5 * u, base + 1.5 * u, str(number))
     head_y = base + 11 * u
     if style == "long":

@@ -24,25 +24,30 @@ DEFAULT_FONT = STYLES["regular"]
 
 
 @lru_cache(maxsize=None)
-def register_fonts() -> tuple[str, ...]:
-    """Register every vendored font with reportlab; return their names."""
+def register(name: str) -> str:
+    """Register one vendored font with reportlab (once per process); return its name."""
     from reportlab.pdfbase import pdfmetrics
     from reportlab.pdfbase.ttfonts import TTFont
 
-    for name in STYLES.values():
-        path = FONT_DIR / f"{name}.ttf"
-        if not path.is_file():
-            raise RenderError(f"vendored font file missing: {path}")
-        pdfmetrics.registerFont(TTFont(name, str(path)))
+    path = FONT_DIR / f"{name}.ttf"
+    if not path.is_file():
+        raise RenderError(f"vendored font file missing: {path}")
+    pdfmetrics.registerFont(TTFont(name, str(path)))
+    return name
+
+
+def register_fonts() -> tuple[str, ...]:
+    """Register the default font now; the others are registered when first named."""
+    register(DEFAULT_FONT)
     return tuple(STYLES.values())
 
 
 def font_name(style: str) -> str:
-    """The reportlab font name of a style (or of a vendored font name)."""
+    """The reportlab font name of a style (or of a vendored font name), registered."""
     if style in STYLES:
-        return STYLES[style]
+        return register(STYLES[style])
     if style in STYLES.values():
-        return style
+        return register(style)
     raise RenderError(f"unknown font style '{style}'; expected one of: {', '.join(STYLES)}")
 
 
@@ -51,7 +56,6 @@ def metrics(name: str) -> tuple[float, float, float]:
     """(ascent, descent, cap height) of a registered font, as fractions of the size."""
     from reportlab.pdfbase import pdfmetrics
 
-    register_fonts()
-    face = pdfmetrics.getFont(name).face
+    face = pdfmetrics.getFont(font_name(name)).face
     cap = getattr(face, "capHeight", 0) or 0.73 * face.ascent
     return face.ascent / 1000.0, face.descent / 1000.0, cap / 1000.0

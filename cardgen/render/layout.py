@@ -115,7 +115,8 @@ class Layout:
 
 def _read(path: Path) -> LayoutFile:
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
+        # libyaml's C parser when present: layouts are read by every worker
+        data = yaml.load(path.read_text("utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     except (OSError, yaml.YAMLError) as exc:
         raise RenderError(f"cannot read layout: {exc}", Locator(file=path)) from None
     try:

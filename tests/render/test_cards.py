@@ -34,8 +34,8 @@ def test_card_football_save_back_differs_from_main(games):
 def test_fonts_cover_cyrillic_diacritics_and_suits():
     from reportlab.pdfbase import pdfmetrics
 
-    fonts.register_fonts()
-    for name in fonts.STYLES.values():
+    for style in fonts.STYLES:
+        name = fonts.font_name(style)
         face = pdfmetrics.getFont(name).face
         for ch in "ЖжЁёÄäÖößÉéçñ♠♥♦♣≤":
             assert ord(ch) in face.charToGlyph, f"{name} lacks {ch!r}"
