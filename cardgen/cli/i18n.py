@@ -79,6 +79,8 @@ def add(settings: Settings, language: str) -> None:
     from cardgen.i18n import check_language
     from cardgen.i18n.po import update as merge
 
+    from cardgen.i18n.languages import add_to_game_yaml
+
     check_language(language)
     for domain in _domains(settings, ()):
         if language == domain.source_language:
@@ -86,10 +88,15 @@ def add(settings: Settings, language: str) -> None:
         path = domain.po_path(language)
         if path.is_file():
             click.echo(f"{domain.display(path)} exists; kept (use 'cardgen i18n update {language}')")
-            continue
-        report = merge(domain, language, create=True)
-        click.echo(f"wrote {domain.display(report.path)} ({len(report.added)} messages to translate)")
-    click.echo(f"'{language}' added; 'cardgen build' now builds it, falling back to the source text.")
+        else:
+            report = merge(domain, language, create=True)
+            click.echo(f"wrote {domain.display(report.path)} ({len(report.added)} messages to translate)")
+        if domain.game is not None:
+            game_yaml = domain.root / "game.yaml"
+            if add_to_game_yaml(game_yaml, language, domain.display(game_yaml)):
+                click.echo(f"added '{language}' to the languages of {domain.display(game_yaml)}")
+    click.echo(f"'{language}' added; 'cardgen build' builds it now, falling back to the source text "
+               "(with a warning) for everything not yet translated.")
 
 
 @i18n.command()
