@@ -22,7 +22,7 @@ import json
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -53,6 +53,7 @@ class BuildOptions:
     profile: str = "tgc"
     templates_dir: Path | None = None
     workers: int | None = None  # None: one per core
+    producers: tuple[str, ...] = ()  # empty: every registered producer
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,9 @@ def _resolve(target: str) -> Callable:
 def plan_jobs(options: BuildOptions) -> list[Job]:
     from cardgen.content import discover_games
 
+    unknown_producers = [p for p in options.producers if p not in PRODUCERS]
+    if unknown_producers:
+        raise RenderError(f"unknown producer(s) {', '.join(unknown_producers)}; registered: {', '.join(PRODUCERS)}")
     available = discover_games(options.content_dir)
     games = list(options.games) or available
     unknown = [g for g in games if g not in available]
@@ -136,7 +140,8 @@ def plan_jobs(options: BuildOptions) -> list[Job]:
             raise RenderError(f"game '{game_id}' has no language {', '.join(missing)} "
                               f"(its languages: {', '.join(game.meta.languages)})")
         for name, target in PRODUCERS.items():
-            jobs.extend(_resolve(target)(options, game, langs))
+            if not options.producers or name in options.producers:
+                jobs.extend(_resolve(target)(options, game, langs))
     return jobs
 
 
@@ -188,7 +193,7 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
             status, payload = _run_job(options, job)
             if status != "ok":
                 _raise(job, payload)
-            artefacts.extend(payload)
+            artefacts.extend(_tag(job, payload))
             done += 1
             if progress:
                 progress(done, len(jobs), job.label)
@@ -205,14 +210,18 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
                         for other in pending:
                             other.cancel()
                         _raise(job, payload)
-                    artefacts.extend(payload)
+                    artefacts.extend(_tag(job, payload))
                     done += 1
                     if progress:
                         progress(done, len(jobs), job.label)
-    targets = {t for job in jobs for t in job.targets}
+    targets = {(job.producer, *t) for job in jobs for t in job.targets}
     manifest, removed = _write_manifest(options, artefacts, targets)
     return BuildResult(sorted(artefacts, key=lambda a: a.path), manifest, time.perf_counter() - start,
                        len(jobs), workers, removed)
+
+
+def _tag(job: Job, artefacts: list[Artefact]) -> list[Artefact]:
+    return [replace(a, extra=tuple(sorted(dict(a.extra, producer=job.producer).items()))) for a in artefacts]
 
 
 def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: set) -> tuple[Path, list[str]]:
@@ -227,13 +236,14 @@ def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: s
         for entry in old:
             if not isinstance(entry, dict) or entry.get("path") in entries:
                 continue
-            if (entry.get("game"), entry.get("lang")) in targets:
-                continue
+            producer = entry.get("producer")
+            if any((p, g, lang) == (producer or p, entry.get("game"), entry.get("lang")) for p, g, lang in targets):
+                continue  # rebuilt by this build's producer for that game and language
             if (options.out_dir / str(entry.get("path"))).is_file():
                 entries[entry["path"]] = entry
     # files of the rebuilt games and languages that this build did not write are stale
     removed: list[str] = []
-    for game, lang in sorted(targets, key=str):
+    for game, lang in sorted({(g, lang) for _, g, lang in targets}, key=str):
         folder = options.out_dir / game / (lang or "")
         if not folder.is_dir():
             continue

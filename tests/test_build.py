@@ -17,6 +17,7 @@ from cardgen.cli import cli
 from cardgen.errors import TextOverflowError
 
 DECKS = Path(__file__).resolve().parent / "data" / "decks"
+CARDS = ("cards",)  # the rulebook producer needs content/common, which the test deck folder lacks
 KEYS = {"game", "kind", "lang", "paper", "path", "pages", "cards", "sha256"}
 
 
@@ -33,7 +34,7 @@ def _manifest(out: Path) -> list[dict]:
 
 def test_fifth_deck_builds_from_yaml_only(decks, tmp_path):
     out = tmp_path / "out"
-    result = build(BuildOptions(content_dir=decks, out_dir=out, workers=1))
+    result = build(BuildOptions(content_dir=decks, out_dir=out, workers=1, producers=CARDS))
     files = _manifest(out)
     assert len(files) == len(result.artefacts)
     assert all(KEYS <= set(entry) for entry in files)
@@ -60,8 +61,8 @@ def test_fifth_deck_builds_from_yaml_only(decks, tmp_path):
 def test_rebuild_is_byte_identical_and_honours_source_date_epoch(decks, tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     one, two = tmp_path / "one", tmp_path / "two"
-    build(BuildOptions(content_dir=decks, out_dir=one, langs=("ru",), papers=("a4",), workers=2))
-    build(BuildOptions(content_dir=decks, out_dir=two, langs=("ru",), papers=("a4",), workers=1))
+    build(BuildOptions(content_dir=decks, out_dir=one, langs=("ru",), papers=("a4",), workers=2, producers=CARDS))
+    build(BuildOptions(content_dir=decks, out_dir=two, langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
     assert (one / "manifest.json").read_bytes() == (two / "manifest.json").read_bytes()
     for entry in _manifest(one):
         assert (one / entry["path"]).read_bytes() == (two / entry["path"]).read_bytes()
@@ -71,12 +72,12 @@ def test_rebuild_is_byte_identical_and_honours_source_date_epoch(decks, tmp_path
 
 def test_failed_build_leaves_previous_outputs_whole(decks, tmp_path):
     out = tmp_path / "out"
-    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1))
+    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     text = decks / "quiz" / "text" / "ru.yaml"
     text.write_text(text.read_text("utf-8").replace('"Удвой очки"', '"' + "Удвой очки " * 30 + '"'), "utf-8")
     with pytest.raises(TextOverflowError) as caught:
-        build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=2))
+        build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=2, producers=CARDS))
     assert caught.value.locator.card == "bonus-double" and caught.value.locator.language == "ru"
     after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert after == before
@@ -86,7 +87,7 @@ def test_failed_build_leaves_previous_outputs_whole(decks, tmp_path):
 def test_cli_build_writes_manifest_and_summary(decks, tmp_path):
     out = tmp_path / "out"
     result = CliRunner().invoke(cli, ["--content", str(decks), "build", "quiz", "--lang", "en", "--paper", "letter",
-                                      "--out", str(out), "--profile", "mpc", "-j", "1"])
+                                      "--out", str(out), "--profile", "mpc", "-j", "1", "--only", "cards"])
     assert result.exit_code == 0, result.output
     assert "manifest" in result.output and "quiz" in result.output
     files = _manifest(out)
@@ -100,7 +101,7 @@ def test_cli_reports_unknown_language_and_overflow(decks, tmp_path):
     assert result.exit_code == 1 and "fr" in result.output
     text = decks / "quiz" / "text" / "ru.yaml"
     text.write_text(text.read_text("utf-8").replace('"Викторина"', '"' + "Викторина " * 40 + '"'), "utf-8")
-    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "--out", str(tmp_path), "-j", "1"])
+    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "--out", str(tmp_path), "-j", "1", "--only", "cards"])
     assert result.exit_code == 1
     assert "language ru" in result.output and "mm too" in result.output
 
@@ -110,10 +111,10 @@ def test_manifest_keeps_other_games_and_drops_stale_files(decks, tmp_path):
     game = decks / "quiz-two" / "game.yaml"
     game.write_text(game.read_text("utf-8").replace("id: quiz", "id: quiz-two"), "utf-8")
     out = tmp_path / "out"
-    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1))
+    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
     stale = out / "quiz" / "ru" / "png-tgc" / "999-gone.png"
     stale.write_bytes(b"old")
-    build(BuildOptions(content_dir=decks, out_dir=out, games=("quiz",), langs=("ru",), papers=("a4",), workers=1))
+    build(BuildOptions(content_dir=decks, out_dir=out, games=("quiz",), langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
     games = {f["game"] for f in _manifest(out)}
     assert games == {"quiz", "quiz-two"}
     assert not stale.exists()

@@ -33,10 +33,13 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift the backs by the offset read on the alignment test strip, in mm.")
 @click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
+@click.option("--only", "producers", multiple=True, metavar="PRODUCER",
+              help="Run only this producer (repeatable), e.g. cards or rulebook (default: all).")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
-          short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, jobs: int | None) -> None:
+          short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, producers: tuple[str, ...],
+          jobs: int | None) -> None:
     """Render print-and-play PDFs, print-shop PDFs and PNGs of GAME (default: every game).
 
     Every file is written to a temporary name and renamed when complete, so a
@@ -58,6 +61,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         back_offset_mm=back_offset,
         profile=profile,
         workers=jobs,
+        producers=tuple(producers),
     )
     bar = None
     if sys.stderr.isatty():
