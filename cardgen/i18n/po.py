@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import read_po, write_po
+from babel.messages.pofile import denormalize, read_po, write_po
 
 from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.fileio import write_bytes_atomic
@@ -124,12 +124,33 @@ def write_template(domain: Domain) -> Path:
     return path
 
 
+def _previous_ids(catalog: Catalog) -> Catalog:
+    """Babel reads ``#| msgid`` lines as user comments; turn them back into previous ids."""
+    for message in list(catalog) + list(catalog.obsolete.values()):
+        lines = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if not lines:
+            continue
+        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+        parts: dict[str, list[str]] = {}
+        current = None
+        for line in lines:
+            keyword, _, rest = line.partition(" ")
+            if keyword in ("msgid", "msgctxt", "msgid_plural"):
+                current = keyword
+                parts.setdefault(keyword, []).append(rest)
+            elif line.startswith('"') and current:
+                parts[current].append(line)
+        if parts.get("msgid"):
+            message.previous_id = [denormalize("\n".join(parts["msgid"]))]
+    return catalog
+
+
 def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
     """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped."""
     shown = Path(display) if display else path
     try:
         with open(path, "rb") as handle:
-            catalog = read_po(handle, abort_invalid=True)
+            catalog = _previous_ids(read_po(handle, abort_invalid=True))
     except OSError as error:
         raise I18nError(f"cannot read: {error.strerror}", Locator(file=shown)) from None
     except Exception as error:  # babel's PoFileError and decoding errors
@@ -157,7 +178,7 @@ def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
 
 def read_catalog(path: Path) -> Catalog:
     with open(path, "rb") as handle:
-        return read_po(handle)
+        return _previous_ids(read_po(handle))
 
 
 def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:

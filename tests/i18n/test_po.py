@@ -1,0 +1,91 @@
+"""PO files: the template's entries, the merge by key, fuzzy after a source change."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from babel.messages.pofile import read_po
+
+from cardgen.i18n.catalog import domains
+from cardgen.i18n.po import read_entries, update, write_template
+
+
+def _domain(content: Path, game: str = "klepka"):
+    return next(d for d in domains(content) if d.id == game)
+
+
+def _po(path: Path):
+    with open(path, "rb") as handle:
+        return read_po(handle)
+
+
+def test_template_has_a_context_comments_and_flags_per_key(content):
+    domain = _domain(content)
+    path = write_template(domain)
+    catalog = _po(path)
+    by_key = {m.context: m for m in catalog if m.id}
+    assert set(by_key) == set(domain.messages)
+    rule = by_key["card.prize-var.rule"]
+    assert rule.id == domain.messages["card.prize-var.rule"]
+    assert any("Card face: card 'prize-var'" in c for c in rule.auto_comments)
+    assert any("Length budget" in c for c in rule.auto_comments)
+    assert any(f.startswith("max-length:") for f in rule.flags)
+    quick = by_key["rules.quick.5"]  # has a {card:...} reference
+    assert any(f.startswith("placeholders:") for f in quick.flags)
+    assert "python-brace-format" not in path.read_text("utf-8")  # {card:...} is not str.format
+
+
+def test_update_merges_by_key_and_marks_a_changed_source_fuzzy(content):
+    domain = _domain(content)
+    update(domain, "en", create=True)
+    path = domain.po_path("en")
+    catalog = _po(path)
+    for message in catalog:
+        if message.context == "card.prize-var.name":
+            message.string = "VAR"
+        if message.context == "rules.goal":
+            message.string = "Collect footballer pairs worth the most points."
+    from cardgen.i18n.po import render
+
+    path.write_bytes(render(catalog))
+
+    text_file = content / "klepka" / "text" / "ru.yaml"
+    old = domain.messages["rules.goal"]
+    text_file.write_text(text_file.read_text("utf-8").replace(old, "Собрать больше всех очков."), "utf-8")
+    report = update(_domain(content), "en")
+    assert report.fuzzied == ["rules.goal"]
+
+    entries = read_entries(path)
+    goal = entries["rules.goal"]
+    assert goal.fuzzy and goal.text == "Collect footballer pairs worth the most points."
+    assert goal.previous == old and goal.source == "Собрать больше всех очков."
+    assert entries["card.prize-var.name"].translated  # unchanged source stays translated
+    assert "#| msgid" in path.read_text("utf-8")
+
+
+def test_a_removed_key_keeps_its_translation_as_obsolete(content):
+    domain = _domain(content)
+    update(domain, "en", create=True)
+    path = domain.po_path("en")
+    catalog = _po(path)
+    for message in catalog:
+        if message.context == "rules.end.2":
+            message.string = "On a tie, more tiles wins."
+    from cardgen.i18n.po import render
+
+    path.write_bytes(render(catalog))
+    text_file = content / "klepka" / "text" / "ru.yaml"
+    lines = [line for line in text_file.read_text("utf-8").splitlines() if "rules.end.2:" not in line]
+    text_file.write_text("\n".join(lines) + "\n", "utf-8")
+    report = update(_domain(content), "en")
+    assert report.obsoleted == ["rules.end.2"]
+    assert "rules.end.2" not in read_entries(path)
+    assert '#~ msgstr "On a tie, more tiles wins."' in path.read_text("utf-8")
+
+
+def test_po_output_is_deterministic(content, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    domain = _domain(content)
+    first = write_template(domain).read_bytes()
+    assert write_template(domain).read_bytes() == first
+    assert b"POT-Creation-Date: 2026-01-01 00:00+0000" in first
