@@ -11,7 +11,7 @@ bots ``random`` and ``greedy``, and ``move_bound``) and registering in
 * :func:`run_games` plays many, on ``jobs`` processes, identical for any
   ``jobs``; :func:`summarize` turns the records into the report;
 * :func:`check_limits` / :func:`measure` check the content's playability
-  limits; :mod:`cardgen.simulation.replay` records and replays golden games.
+  limits; :func:`replay` and :func:`replay_record` replay and record golden games.
 """
 
 from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker
@@ -24,7 +24,11 @@ from cardgen.simulation.runner import (
     game_seed,
     play_checked,
     play_game,
+    read_replay,
+    replay,
+    replay_record,
     run_games,
+    write_replay,
 )
 from cardgen.simulation.statistics import RunInfo, summarize, turn_stats, wilson_interval
 
@@ -44,8 +48,12 @@ __all__ = [
     "measure",
     "play_checked",
     "play_game",
+    "read_replay",
+    "replay",
+    "replay_record",
     "run_games",
     "summarize",
     "turn_stats",
     "wilson_interval",
+    "write_replay",
 ]

@@ -9,14 +9,21 @@ summed, so ``--jobs 1`` and ``--jobs 4`` give identical results.
 Any exception inside a game (an invariant, an illegal move, an engine bug)
 becomes that game's ``violation``, naming the seed and the move number; the
 other games go on.
+
+Golden replays keep a game as (seed, moves) and the final state it must
+reach: a JSON file with ``game``, ``players``, ``seed``, ``options``,
+``moves`` (tuples written as lists), ``final`` (``state.to_dict()``) and
+``outcome``.  Since every chance event comes from the state's seeded RNG,
+replaying the moves from the seed reproduces ``final`` exactly.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
 
@@ -205,3 +212,47 @@ def _play_chunk_in_worker(chunk: range) -> list[GameRecord]:
     assert _worker is not None, "worker process was not initialised"
     engine, plan = _worker
     return _play_chunk(engine, plan, chunk)
+
+
+# -- golden replays ------------------------------------------------------------------------
+
+
+def move_to_json(move: Any) -> Any:
+    return [move_to_json(part) for part in move] if isinstance(move, tuple) else move
+
+
+def move_from_json(data: Any) -> Any:
+    return tuple(move_from_json(part) for part in data) if isinstance(data, list) else data
+
+
+def replay(engine: Engine, players: int, seed: int, moves: list[Any]) -> GameState:
+    """The state reached by playing ``moves`` from the deal of ``seed``."""
+    state = engine.new_game(players, seed)
+    for move in moves:
+        state.apply(move)
+    return state
+
+
+def replay_record(engine: Engine, players: int, seed: int, moves: list[Any]) -> dict[str, Any]:
+    """The golden file content for a game."""
+    state = replay(engine, players, seed, moves)
+    outcome = asdict(state.outcome()) if state.is_over() else None
+    return {
+        "game": engine.game.id,
+        "players": players,
+        "seed": seed,
+        "options": {name: engine.options[name] for name in sorted(engine.options)},
+        "moves": [move_to_json(move) for move in moves],
+        "final": state.to_dict(),
+        "outcome": json.loads(json.dumps(outcome)),
+    }
+
+
+def write_replay(path: Path, record: dict[str, Any]) -> None:
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def read_replay(path: Path) -> dict[str, Any]:
+    record = json.loads(path.read_text(encoding="utf-8"))
+    record["moves"] = [move_from_json(move) for move in record["moves"]]
+    return record

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.simulation import play_checked
-from cardgen.simulation.replay import read_replay, replay, replay_record, write_replay
+from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 

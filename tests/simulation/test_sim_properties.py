@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.simulation import FULL_CHECKS, play_checked
-from cardgen.simulation.replay import replay
+from cardgen.simulation.runner import replay
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 FAST = settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
