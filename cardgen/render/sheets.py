@@ -317,7 +317,7 @@ def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page
     y -= 6 * mm
     _scale_bar(c, left, y, word(templates_dir, "scale-label", lang))
     if not options.fold:
-        _test_strip_front(c, pw, ph)
+        _test_strip_front(c, pw, ph, word(templates_dir, "offset-title", lang))
 
 
 def _scale_bar(c, x: float, y: float, label: str) -> None:
@@ -340,27 +340,33 @@ def _scale_bar(c, x: float, y: float, label: str) -> None:
     c.restoreState()
 
 
-def _test_strip_front(c, pw, ph) -> None:
-    """Two scales (x and y) around a zero point, in millimetres."""
+def _test_strip_front(c, pw, ph, title: str = "") -> None:
+    """Two millimetre scales (x above, y to the left) around a zero point, in a frame."""
     mm = PT_PER_MM
     cx, cy = pw * STRIP_X, ph * STRIP_Y
     c.saveState()
-    c.setStrokeColor(HexColor("#263238"))
+    c.setStrokeColor(HexColor("#90a4ae"))
+    c.setLineWidth(0.5)
+    c.roundRect((cx - 32) * mm, (cy - 12) * mm, 52 * mm, 40 * mm, 2 * mm, stroke=1, fill=0)
     c.setFillColor(HexColor("#263238"))
-    c.setFont(fonts.font_name("regular"), 6.5)
+    if title:
+        c.setFont(fonts.font_name("bold"), 8)
+        c.drawString((cx - 30) * mm, (cy + 24) * mm, title)
+    c.setStrokeColor(HexColor("#263238"))
+    c.setFont(fonts.font_name("regular"), 7)
     for k in range(-6, 7):
-        long = k % 2 == 0
-        c.setLineWidth(0.6 if k == 0 else 0.25)
-        # horizontal scale (x offset), ticks hanging down from a base line above the zero point
+        length = 5 if k % 5 == 0 else 3
+        c.setLineWidth(0.7 if k == 0 else 0.25)
+        # x scale: ticks hanging from a base line 14 mm above the zero point
         x = (cx + k) * mm
-        c.line(x, (cy + 14) * mm, x, (cy + 14 - (4 if long else 2.5)) * mm)
-        if long:
-            c.drawCentredString(x, (cy + 15.2) * mm, f"{k:+d}" if k else "0")
-        # vertical scale (y offset), ticks to the right of a base line left of the zero point
+        c.line(x, (cy + 14) * mm, x, (cy + 14 - length) * mm)
+        # y scale: ticks from a base line 14 mm left of the zero point
         y = (cy + k) * mm
-        c.line((cx - 14) * mm, y, (cx - 14 + (4 if long else 2.5)) * mm, y)
-        if long:
-            c.drawRightString((cx - 15) * mm, y - 2, f"{k:+d}" if k else "0")
+        c.line((cx - 14) * mm, y, (cx - 14 + length) * mm, y)
+        if k % 5 == 0:
+            label = f"{k:+d}" if k else "0"
+            c.drawCentredString(x, (cy + 15.5) * mm, label)
+            c.drawRightString((cx - 15) * mm, y - 2.3, label)
     c.setLineWidth(0.4)
     c.line((cx - 6) * mm, (cy + 14) * mm, (cx + 6) * mm, (cy + 14) * mm)
     c.line((cx - 14) * mm, (cy - 6) * mm, (cx - 14) * mm, (cy + 6) * mm)
