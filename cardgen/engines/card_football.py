@@ -41,7 +41,7 @@ from enum import Enum
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Outcome
+from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -190,7 +190,11 @@ class CardFootballState(GameState):
     def is_over(self) -> bool:
         return self.over
 
-    def legal_moves(self) -> list[int]:
+    def legal_moves(self) -> list[Move]:
+        return list(self.legal_columns())
+
+    def legal_columns(self) -> list[int]:
+        """The legal moves, typed: the columns the player may take from."""
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
@@ -577,7 +581,7 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     assert isinstance(state, CardFootballState)
     player = state.current_player()
     best_move, best_worth = None, float("-inf")
-    for column in state.legal_moves():
+    for column in state.legal_columns():
         worth = take_worth(state, state.classify(player, state.columns[column][-1]))
         if worth > best_worth:
             best_move, best_worth = column, worth

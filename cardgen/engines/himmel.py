@@ -25,6 +25,7 @@ from typing import Any, Mapping
 
 from cardgen.content.loader import Game
 from cardgen.engines.base import Bot, Engine, GameState, Outcome
+from cardgen.engines.base import Move as AnyMove
 from cardgen.errors import SimulationError
 
 NUMBER_GROUP = "number"
@@ -154,7 +155,11 @@ class HimmelState(GameState):
     def is_over(self) -> bool:
         return self.over
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[AnyMove]:
+        return list(self.moves())
+
+    def moves(self) -> list[Move]:
+        """The legal moves, typed as the tuples they are."""
         if self._legal is None:
             self._legal = self._compute_legal()
         return list(self._legal)
@@ -384,7 +389,7 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     """
     assert isinstance(state, HimmelState)
     best_move, best_cost = None, float("inf")
-    for move in state.legal_moves():
+    for move in state.moves():
         cost = move_cost(state, move)
         if cost < best_cost:
             best_move, best_cost = move, cost

@@ -25,7 +25,7 @@ from __future__ import annotations
 import weakref
 from collections import Counter
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from cardgen.engines.base import Engine, GameState
 from cardgen.errors import InvariantViolation
@@ -81,7 +81,7 @@ class InvariantChecker:
         if len(seen) != self.card_count or sum(map(len, piles)) != self.card_count or seen != self.catalogue:
             raise self.fail(self._describe_cards(places), move_number)
 
-    def _describe_cards(self, places: dict) -> str:
+    def _describe_cards(self, places: Mapping[str, list[str]]) -> str:
         where: dict[str, list[str]] = {}
         for place, cards in places.items():
             for card in cards:
