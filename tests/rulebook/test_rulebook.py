@@ -1,0 +1,152 @@
+"""Rulebooks: text in the right language, counts from the deck, a fence around files.
+
+One small PDF is rendered (klepka, German, A5 booklet); the other checks work
+on the HTML, which is what WeasyPrint lays out.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from cardgen.content import load_games
+from cardgen.errors import RenderError
+from cardgen.rulebook import build_rulebook, components, render_html
+from cardgen.i18n import Texts
+
+ROOT = Path(__file__).resolve().parents[2]
+CONTENT = ROOT / "content"
+TEMPLATES = ROOT / "templates" / "rulebook"
+
+
+@pytest.fixture(scope="module")
+def games():
+    return {game.id: game for game in load_games(CONTENT)}
+
+
+@pytest.fixture(scope="module")
+def klepka_de_a5(games):
+    return build_rulebook(games["klepka"], "de", "a5")
+
+
+def _pdf_text(pdf: bytes) -> str:
+    return "\n".join(page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages)
+
+
+def test_the_pdf_is_in_its_language(klepka_de_a5, games):
+    text = _pdf_text(klepka_de_a5.pdf)
+    for words in ("SPIELREGELN", "Inhalt", "Spielmaterial", "Vorbereitung", "Kurzübersicht", "Preisplättchen"):
+        assert words in text
+    assert not re.search(r"[А-Яа-яЁё]", text), "Russian text in the German rulebook"
+    assert klepka_de_a5.warnings == []
+
+
+def test_the_a5_booklet_has_a_multiple_of_four_pages_and_embedded_fonts(klepka_de_a5):
+    reader = PdfReader(io.BytesIO(klepka_de_a5.pdf))
+    assert len(reader.pages) % 4 == 0 == klepka_de_a5.pages % 4
+    box = reader.pages[0].mediabox
+    assert (round(float(box.width) / 72 * 25.4), round(float(box.height) / 72 * 25.4)) == (148, 210)
+    fonts = set()
+    for page in reader.pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            font = font.get_object()
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+            assert "/FontFile2" in descriptor, "font not embedded"
+            fonts.add(str(font["/BaseFont"]).split("+")[-1])
+    assert fonts <= {"CardgenSans", "CardgenSans-Bold", "CardgenCondensed", "CardgenCondensed-Bold"}
+
+
+@pytest.mark.parametrize("language,words", [
+    ("ru", ["Правила игры", "Подготовка", "Памятка"]),
+    ("en", ["Rules of play", "Setup", "Quick reference"]),
+    ("de", ["Spielregeln", "Vorbereitung", "Kurzübersicht"]),
+])
+def test_every_rulebook_is_written_in_its_language(games, language, words):
+    for game in games.values():
+        html, texts = render_html(game, language, "a4")
+        assert f'<html lang="{language}">' in html
+        for word in words:
+            assert word in html, (game.id, language, word)
+        assert texts.warnings == [], (game.id, language, texts.warnings[:3])
+        if language != "ru":
+            body = re.sub(r"<[^>]+>", " ", html)
+            body = re.sub(r'lang="ru".*?</span>', "", body)
+            cyrillic = re.findall(r"[А-Яа-яЁё]{4,}", body)
+            allowed = {"Клепка"}  # the Russian word printed on the tiles' back
+            assert set(cyrillic) <= allowed, (game.id, language, cyrillic[:5])
+
+
+def test_the_counts_table_equals_the_deck(games):
+    for game in games.values():
+        deck_groups = Counter(p.card.group for p in game.physical_cards())
+        deck_kinds = Counter((p.card.group, p.card.kind) for p in game.physical_cards())
+        rows, total = components(game, Texts(game, "ru"))
+        assert total == len(game.physical_cards())
+        for row in rows:
+            expected = deck_kinds[row.group, row.kind] if row.kind else deck_groups[row.group]
+            assert row.cards == expected
+        html, _ = render_html(game, "en", "a4")
+        table = html[html.index('<table class="components">'):html.index("</table>")]
+        found = re.findall(r'data-group="([^"]*)" data-kind="([^"]*)">.*?<td class="num">(\d+)</td>', table, re.S)
+        assert {(g, k or None): int(n) for g, k, n in found} == {(r.group, r.kind): r.cards for r in rows}
+        assert f'<td class="num">{total}</td></tr></tfoot>' in table
+
+
+def test_the_pdf_counts_table_shows_the_deck_total(klepka_de_a5, games):
+    text = _pdf_text(klepka_de_a5.pdf)
+    assert f"Gesamt {len(games['klepka'].physical_cards())}" in text
+
+
+def test_head_game_has_an_answer_key_with_real_players(games):
+    html, _ = render_html(games["head-game"], "en", "a4")
+    assert "Appendix: answer key" in html
+    assert "Zinedine Zidane" in html
+    assert html.count('<div class="answers-block">') == 13
+
+
+def test_clarifications_and_options_come_from_the_content(games):
+    game = games["himmel"]
+    html, texts = render_html(game, "de", "a4")
+    for clar in game.meta.clarifications:
+        assert f'id="clar-{clar.id}"' in html
+    assert html.count("(Voreinstellung)") == len(game.meta.rule_options)
+
+
+def _template(tmp_path: Path, body: str) -> Path:
+    folder = tmp_path / "templates" / "rulebook"
+    folder.mkdir(parents=True)
+    (folder / "rulebook.html.j2").write_text(body, "utf-8")
+    (folder / "rulebook.css").write_text("", "utf-8")
+    (folder / "paper-a4.css").write_text("", "utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("body", [
+    '<html><body><img src="file:///etc/hostname"></body></html>',
+    '<html><head><link rel="stylesheet" href="file:///etc/passwd"></head><body>x</body></html>',
+    '<html><body><img src="http://example.com/x.png"></body></html>',
+    '<html><head><style>@import url("/etc/hostname");</style></head><body>x</body></html>',
+])
+def test_a_template_reading_outside_the_project_fails(games, tmp_path, body):
+    with pytest.raises(RenderError, match="may not"):
+        build_rulebook(games["klepka"], "en", "a4", templates_dir=_template(tmp_path, body))
+
+
+@pytest.mark.parametrize("body", [
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{% include '../../../etc/passwd' %}",
+])
+def test_templates_are_sandboxed(games, tmp_path, body):
+    with pytest.raises(RenderError):
+        render_html(games["klepka"], "en", "a4", templates_dir=_template(tmp_path, body))
+
+
+def test_text_is_escaped(games, tmp_path):
+    folder = _template(tmp_path, "<p>{{ plain('rules.goal') }}</p><p>{{ '<b>' }}</p>")
+    html, _ = render_html(games["klepka"], "en", "a4", templates_dir=folder)
+    assert "&lt;b&gt;" in html
