@@ -113,3 +113,19 @@ def test_png_names_follow_deck_order(quiz):
     assert stems[:5] == ["001-q-france-1", "002-q-france-2", "003-q-france-3", "004-q-france-4", "005-q-brazil-1"]
     assert stems[-2:] == ["back-blue", "back-gold"]
     assert sum(count for _, _, count in images) == 14
+
+
+def test_public_api_for_one_card(games):
+    from cardgen.render import card_pdf, card_png, card_pngs
+
+    game = games["head-game"]
+    png = card_png(game, "fact-captain", "de", dpi=100)
+    image = Image.open(io.BytesIO(png))
+    assert image.size == (250, 350) and round(image.info["dpi"][0]) == 100
+    back = Image.open(io.BytesIO(card_png(game, "fact-captain", "ru", side="back", dpi=50, bleed_mm=3)))
+    assert back.size == (137, 187)
+    both = card_pngs(game, ["country-france", "action-red"], "ru", dpi=30)
+    assert set(both) == {"country-france", "action-red"}
+    pdf = reader(card_pdf(game, "country-brazil", "ru", bleed_mm=3))
+    trim, bleed = box(pdf.pages[0], "/TrimBox"), box(pdf.pages[0], "/BleedBox")
+    assert inside(trim, bleed) and "Бразилия" in pdf.pages[0].extract_text()
