@@ -219,8 +219,23 @@ def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, si
     c.restoreState()
 
 
+def _place_back_folded(c, renderer: CardRenderer, grid: Grid, plan, x: float, y: float, turn: bool) -> None:
+    """A back beside its front; turned 180 degrees when the fold runs along the card's short edge,
+    so that it reads upright when the card is turned over like a book page."""
+    mm = PT_PER_MM
+    if not turn:
+        renderer.place(c, plan, x * mm, y * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
+        return
+    c.saveState()
+    c.translate((x + grid.cell_w) * mm, (y + grid.cell_h) * mm)
+    c.rotate(180)
+    renderer.place(c, plan, 0, 0, clip=(0, 0, 0, 0), rotate=grid.rotate)
+    c.restoreState()
+
+
 def _fold_page(c, renderer: CardRenderer, grid: Grid, direction: str, faces, backs, pw, ph) -> None:
     mm = PT_PER_MM
+    turn = (direction == "vertical") == (grid.rotate == 90)
     if direction == "vertical":
         half_w = grid.cols * grid.cell_w
         gx = pw / 2 - half_w
@@ -231,7 +246,7 @@ def _fold_page(c, renderer: CardRenderer, grid: Grid, direction: str, faces, bac
             fx = pw / 2 - (col + 1) * grid.cell_w
             bx = pw / 2 + col * grid.cell_w
             renderer.place(c, face, fx * mm, y * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
-            renderer.place(c, back, bx * mm, y * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
+            _place_back_folded(c, renderer, grid, back, bx, y, turn)
         _cut_marks(c, grid, pw, ph, gx, gy, grid.cols * 2, grid.rows)
         fold = ("v", pw / 2)
     else:
@@ -244,12 +259,7 @@ def _fold_page(c, renderer: CardRenderer, grid: Grid, direction: str, faces, bac
             fy = ph / 2 + row * grid.cell_h
             by = ph / 2 - (row + 1) * grid.cell_h
             renderer.place(c, face, x * mm, fy * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
-            # the back is upside down so that it reads upright after folding over the horizontal line
-            c.saveState()
-            c.translate((x + grid.cell_w) * mm, (by + grid.cell_h) * mm)
-            c.rotate(180)
-            renderer.place(c, back, 0, 0, clip=(0, 0, 0, 0), rotate=grid.rotate)
-            c.restoreState()
+            _place_back_folded(c, renderer, grid, back, x, by, turn)
         _cut_marks(c, grid, pw, ph, gx, gy, grid.cols, grid.rows * 2)
         fold = ("h", ph / 2)
     c.saveState()
