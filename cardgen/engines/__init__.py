@@ -19,6 +19,7 @@ ENGINES: dict[str, str] = {
     "card-football": "cardgen.engines.card_football:CardFootballEngine",
     "himmel": "cardgen.engines.himmel:HimmelEngine",
     "klepka": "cardgen.engines.klepka:KlepkaEngine",
+    "head-game": "cardgen.engines.head_game:HeadGameEngine",
 }
 
 
