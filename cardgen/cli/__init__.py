@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "build": "cardgen.cli.build:build",
     "validate": "cardgen.cli.validate:validate",
     "schema": "cardgen.cli.validate:schema",
+    "answers": "cardgen.cli.answers:answers",
     "simulate": "cardgen.cli.simulate:simulate",
     "i18n": "cardgen.cli.i18n:i18n",
 }
