@@ -35,6 +35,7 @@ _SECTIONS = {
     "setup": "'Setup'",
     "turn": "'A turn'",
     "cards": "'The cards', beside the card pictures",
+    "card": "'The cards', the longer explanation beside one card's picture",
     "formats": "'Formats and variants'",
     "options": "'Formats and variants', a rule option",
     "end": "'End of the game'",
@@ -107,6 +108,9 @@ class Domain:
         for key, text in self.messages.items():
             where = usage.get(key) or _generic_usage(key, self.id)
             comments = list(where.comments)
+            if "**" in text:
+                comments.append("**bold** marks a lead-in (printed bold); keep the markers around "
+                                "the matching words of your translation.")
             max_length = None
             if where.card is not None and self.game is not None:
                 max_length = fit.budget(self.game, where.field)
@@ -205,8 +209,9 @@ def _generic_usage(key: str, domain: str) -> _Usage:
         return _Usage(("Shared rulebook text (headings, tables, page furniture) of every game.",))
     parts = key.split(".")
     if parts[0] == "rules" and len(parts) > 1:
-        section = _SECTIONS.get(parts[1], f"'{parts[1]}'")
-        return _Usage((f"Rulebook section {section}; key {key}.",))
+        section = _SECTIONS.get(parts[1], f"'A turn', the subsection '{parts[1]}' (its .title is the heading)")
+        kind = "a heading" if parts[-1] == "title" else "a list item" if parts[-1].isdigit() else "a paragraph"
+        return _Usage((f"Rulebook section {section}: {kind}; key {key}.",))
     return _Usage((f"Rulebook text; key {key}.",))
 
 
