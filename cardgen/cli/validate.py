@@ -68,13 +68,17 @@ def check_playability(loaded: list, jobs: int) -> None:
             bold=True,
         )
         click.echo(table(["limit", "measured", "required", ""], [
-            (c.name, f"{c.measured:g}", c.required, "ok" if c.ok else "FAILED") for c in checks
+            (c.name, _number(c.measured), c.required, "ok" if c.ok else "FAILED") for c in checks
         ]))
         click.echo()
         errors += limit_errors(game.root / "game.yaml", checks)
         errors += [_violation_error(game, message) for message in summary["violation_examples"]]
     if errors:
         raise ContentErrors(errors)
+
+
+def _number(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:.4g}"
 
 
 def _violation_error(game, message: str):

@@ -89,4 +89,4 @@ def _at_most(name: str, measured: float, bound: float) -> LimitCheck:
 
 
 def _show(value: float) -> str:
-    return f"{value:.4g}"
+    return str(int(value)) if float(value).is_integer() else f"{value:.4g}"

@@ -91,3 +91,10 @@ def test_validate_simulate_passes_on_the_real_limits_with_fewer_games(tmp_path):
     result = CliRunner().invoke(cli, ["--content", str(content), "validate", "--simulate"])
     assert result.exit_code == 0, result.output
     assert "first_player_win_rate" in result.output
+
+
+def test_validate_simulate_skips_a_game_without_an_engine():
+    data = Path(__file__).resolve().parents[1] / "data"
+    result = CliRunner().invoke(cli, ["--content", str(data), "validate", "mini", "--simulate"])
+    assert result.exit_code == 0, result.output
+    assert "mini: no engine, playability not simulated" in result.output
