@@ -150,12 +150,19 @@ def court(ctx: DrawContext, x, y, w, h, params):
         # shirt / shoulders
         c.setFillColor(color)
         p = c.beginPath()
-        p.moveTo(-4.6 * u, 0)
-        p.curveTo(-4.6 * u, 2.8 * u, -3.6 * u, 3.6 * u, -1.3 * u, 3.9 * u)
+        p.moveTo(-4.2 * u, 0.5 * u)
+        p.curveTo(-4.2 * u, 2.8 * u, -3.4 * u, 3.6 * u, -1.3 * u, 3.9 * u)
         p.lineTo(1.3 * u, 3.9 * u)
-        p.curveTo(3.6 * u, 3.6 * u, 4.6 * u, 2.8 * u, 4.6 * u, 0)
+        p.curveTo(3.4 * u, 3.6 * u, 4.2 * u, 2.8 * u, 4.2 * u, 0.5 * u)
         p.close()
         c.drawPath(p, stroke=0, fill=1)
+        label = params.get("label")
+        if label:
+            from cardgen.render.fonts import font_name
+
+            c.setFillColor(paper)
+            c.setFont(font_name("bold"), 1.9 * u)
+            c.drawCentredString(0, 1.0 * u, str(label))
         # collar
         c.setFillColor(paper)
         p = c.beginPath()
@@ -167,12 +174,12 @@ def court(ctx: DrawContext, x, y, w, h, params):
         # stripes on the sleeves
         c.setStrokeColor(paper)
         c.setLineWidth(0.6 * u)
-        c.line(-3.9 * u, 0.4 * u, -3.3 * u, 2.6 * u)
-        c.line(3.9 * u, 0.4 * u, 3.3 * u, 2.6 * u)
+        c.line(-3.6 * u, 0.9 * u, -3.1 * u, 2.6 * u)
+        c.line(3.6 * u, 0.9 * u, 3.1 * u, 2.6 * u)
         # captain's armband on the jack, sash on the queen, a big "10" on the king
         c.setFillColor(trim)
         if rank == "jack":
-            c.rect(-4.5 * u, 1.2 * u, 1.4 * u, 0.8 * u, stroke=0, fill=1)
+            c.rect(-4.2 * u, 1.6 * u, 1.3 * u, 0.8 * u, stroke=0, fill=1)
         # head
         skin = HexColor("#f1c27d")
         c.setFillColor(skin)
