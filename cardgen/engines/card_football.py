@@ -62,17 +62,21 @@ CANCELLED_SHOT_EXTRA_MOVES = 1
 
 
 class Case(Enum):
-    """The priority-list case a take falls under (the first that holds)."""
+    """The priority-list case a take falls under (the first that holds).
 
-    SENT_OFF_SUIT = 1
-    LONG_SHOT = 2
-    SAME_CARD = 4  # step 4; step 3 (removals) is reported by ``Take.removes``
-    SHOT = 5
-    CANCELLED_SHOT = 55  # step 5's exception: removals cancel the shot
-    FREE_KICK = 6
-    ATTACK = 7
-    CORNER = 8
-    PLAIN = 9
+    Step 3 (removing the opponent's cards of the rank) never ends the scan,
+    so it is no case of its own: ``Take.removes`` counts what it removes.
+    """
+
+    SENT_OFF_SUIT = "1 sent-off suit"
+    LONG_SHOT = "2 long shot"
+    SAME_CARD = "4 same card at the opponent"
+    SHOT = "5 shot"
+    CANCELLED_SHOT = "5 shot cancelled by step 3"
+    FREE_KICK = "6 free kick"
+    ATTACK = "7 attack"
+    CORNER = "8 corner"
+    PLAIN = "no event"
 
 
 @dataclass(frozen=True)
