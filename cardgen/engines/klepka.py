@@ -60,6 +60,7 @@ class KlepkaEngine(Engine):
         self.tiles: dict[str, Tile] = {t.label: t for t in _tiles(game)}
         self.design_points = {t.design: t.points for t in self.tiles.values()}
         self.prize_designs = frozenset(t.design for t in self.tiles.values() if t.prize)
+        self.flip_moves = [("flip", cell) for cell in range(self.rows * self.columns)]  # shared, immutable
         if len(self.tiles) > self.rows * self.columns:
             raise ContentError(
                 f"{len(self.tiles)} tiles do not fit a {self.rows} x {self.columns} grid",
@@ -145,7 +146,8 @@ class KlepkaState(GameState):
         if self.phase == PEEK:
             return [("peek", cell) for cell in self.hidden if cell not in self.peeked]
         if self.phase == FLIP:
-            return [("flip", cell) for cell in self.hidden if cell not in self.flipped]
+            flips, first = self.engine.flip_moves, self.flipped[0]
+            return [flips[cell] for cell in self.hidden if cell != first]
         return self._turn_moves()
 
     def apply(self, move: Move) -> None:
@@ -287,7 +289,8 @@ class KlepkaState(GameState):
 
     def _turn_moves(self) -> list[Move]:
         """Flips (cells ascending), then matches, then VAR: sorted order."""
-        moves: list[Move] = [("flip", cell) for cell in self.hidden]
+        flips = self.engine.flip_moves
+        moves: list[Move] = [flips[cell] for cell in self.hidden]
         if not self.var_used and self.pairs[self.mover] and self.prize_count(self.mover, "play-game"):
             moves += [("match", seat) for seat in range(self.players)
                       if seat != self.mover and self.pairs[seat]]
@@ -497,7 +500,11 @@ def random_bot(state: GameState, rng: random.Random) -> Move:
     distribution without building the list of moves."""
     assert isinstance(state, KlepkaState)
     if state.phase == FLIP:
-        return ("flip", _pick(rng, [c for c in state.hidden if c not in state.flipped]))
+        first, hidden = state.flipped[0], state.hidden
+        cell = first
+        while cell == first:  # uniform over the other hidden cells
+            cell = hidden[int(rng.random() * len(hidden))]
+        return ("flip", cell)
     if state.phase == TURN and not _holds_turn_prize(state):
         return ("flip", rng.choice(state.hidden))
     return rng.choice(state.legal_moves())
