@@ -96,12 +96,13 @@ class CardRenderer:
             "group.id": group.id, "group.name": self.game.text(group.name, self.lang), "group.color": group.color,
             "kind.id": card.kind or "", "kind.name": self.game.text(kind.name, self.lang) if kind else "",
             "back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
+            "card.art": card.art or "", "back.art": back.art or "",
         })
         for name, value in card.attrs.items():
             values[f"attrs.{name}"] = value
         fields = {name: self.game.text(key, self.lang) for name, key in card.text.items()}
         facts = {"group": card.group, "kind": card.kind, "card": card.id, "back": card.back, "attrs": card.attrs,
-                 "fields": sorted(card.text)}
+                 "fields": sorted(card.text), "art": card.art is not None}
         locator = Locator(card=card.id, language=self.lang)
         entry = self._entry(self.layout.faces, facts, f"card '{card.id}' (group {card.group}, kind {card.kind})")
         resolver = Resolver(self.layout, values, fields, self.lang, locator)
@@ -122,8 +123,8 @@ class CardRenderer:
         back = self._backs[back_id]
         values = self._common_values()
         values.update({"back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
-                       "card.id": f"back-{back.id}"})
-        facts = {"back": back.id, "card": None, "group": None, "kind": None, "attrs": {}}
+                       "card.id": f"back-{back.id}", "back.art": back.art or ""})
+        facts = {"back": back.id, "card": None, "group": None, "kind": None, "attrs": {}, "art": back.art is not None}
         entry = self._entry(self.layout.backs, facts, f"back '{back_id}'")
         resolver = Resolver(self.layout, values, {}, self.lang, Locator(card=f"back {back_id}", language=self.lang))
         plan = CardPlan(self.width, self.height, self._plan(entry, facts, resolver), f"back:{back_id}")

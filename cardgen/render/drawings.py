@@ -50,6 +50,12 @@ class DrawContext:
         return name in self.renderer.layout.symbols
 
     def draw(self, name: str, x: float, y: float, w: float, h: float, params: dict, fit: str = "contain") -> None:
+        if name.lower().endswith(".svg"):  # a card's or back's own art file, relative to the game folder
+            from cardgen.render.svgart import load_svg
+
+            path = (self.renderer.game.root / name).resolve()
+            self.painter.draw_symbol(load_svg(path), x, y, w, h, params, fit)
+            return
         if name in self.renderer.layout.symbols:
             self.symbol(name, x, y, w, h, params, fit)
             return

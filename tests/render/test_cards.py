@@ -136,3 +136,35 @@ def test_english_falls_back_to_russian_text(quiz):
     assert any("Бразилия" in " ".join(op[2]) for op in texts)
     texts = [op for op in renderer.face(quiz.card("q-france")).ops if op[0] == "text"]
     assert any("France" in " ".join(op[2]) for op in texts)
+
+
+def test_svg_art_files_draw_through_the_default_layout(tmp_path):
+    from cardgen.content import load_games
+    from cardgen.render import card_png
+    from cardgen.render.svgart import load_svg
+
+    mini = load_games(Path(__file__).resolve().parents[1] / "data", ["mini"])[0]
+    assert card_png(mini, "two", "ru", dpi=40).startswith(b"\x89PNG")  # art/two.svg, default layout
+    assert card_png(mini, "two", "ru", dpi=40, side="back").startswith(b"\x89PNG")  # art/back.svg
+    art = tmp_path / "art.svg"
+    art.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="10 10 100 50">'
+        '<g transform="translate(5,5) rotate(30 50 25)" style="fill:#f00;stroke:navy;stroke-width:2">'
+        '<rect x="10" y="10" width="20" height="10" rx="2"/><circle cx="60" cy="30" r="8" fill="none"/>'
+        '<path d="M 10 40 l 10 0 q 5 -5 10 0 c 2 2 4 2 6 0 h 5 v 5 z"/><polyline points="0,0 5,5 10,0"/></g>'
+        '<ellipse cx="80" cy="20" rx="5" ry="3" transform="scale(1.5)"/></svg>', "utf-8")
+    symbol = load_svg(art)
+    assert symbol.viewbox == (100.0, 50.0)
+    from reportlab.lib.colors import HexColor
+
+    from cardgen.render.pdf import finish, new_canvas
+    from cardgen.render.shapes import ShapePainter
+
+    c = new_canvas((200, 100), "svg")
+    ShapePainter(c, HexColor, load_svg, fonts.font_name).draw_symbol(symbol, 0, 0, 200, 100, {})
+    c.showPage()
+    assert finish(c).startswith(b"%PDF")
+    bad = tmp_path / "bad.svg"
+    bad.write_text('<svg xmlns="http://www.w3.org/2000/svg"><path d="M0 0 A 5 5 0 0 1 10 10"/></svg>', "utf-8")
+    with pytest.raises(RenderError, match="not supported"):
+        load_svg(bad)
