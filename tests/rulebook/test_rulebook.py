@@ -46,6 +46,13 @@ def test_the_pdf_is_in_its_language(klepka_de_a5, games):
     assert klepka_de_a5.warnings == []
 
 
+def test_the_quick_reference_is_the_last_page_alone(klepka_de_a5):
+    pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(klepka_de_a5.pdf)).pages]
+    assert "Kurzübersicht · Klepka" in pages[-1]
+    assert not any("Kurzübersicht · Klepka" in text for text in pages[:-1])
+    assert "Inhalt" in pages[1] and "Kurzübersicht" in pages[1]  # listed in the contents
+
+
 def test_the_a5_booklet_has_a_multiple_of_four_pages_and_embedded_fonts(klepka_de_a5):
     reader = PdfReader(io.BytesIO(klepka_de_a5.pdf))
     assert len(reader.pages) % 4 == 0 == klepka_de_a5.pages % 4
