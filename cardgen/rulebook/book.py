@@ -394,7 +394,6 @@ def build_rulebook(
     started = time.perf_counter()
     content_dir = content_dir or game.root.parent
     templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
-    project = content_dir.resolve().parent
     fetcher = FencedFetcher(
         [content_dir, templates_dir.parent, FONTS_DIR],
         card_image=lambda ref: _card_image(game, ref),
@@ -423,7 +422,6 @@ def build_rulebook(
     ).hexdigest()[:32].encode()
     pdf = document.write_pdf(pdf_identifier=identifier)
     fetcher.check()
-    del project
     return Rulebook(
         game=game.id,
         language=language,
