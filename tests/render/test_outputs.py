@@ -85,6 +85,7 @@ def test_shop_pdf_boxes_and_bleed(games):
         assert (trim[0] - bleed[0]) / PT_PER_MM == pytest.approx(3, abs=0.01)
         assert (bleed[3] - trim[3]) / PT_PER_MM == pytest.approx(3, abs=0.01)
     assert all(embedded for _, embedded in fonts_of(pdf))
+    assert not any("Helvetica" in name for name, _ in fonts_of(pdf))
     assert "Стенкин" in pdf.pages[0].extract_text()
 
 
