@@ -120,6 +120,7 @@ class HeadGameEngine(Engine):
         self.knowledge = float(self.setting("bot_knowledge"))
         self.recall = float(self.setting("bot_recall"))
         self.guess = float(self.setting("bot_guess_rate"))
+        self.turn_limit = int(self.setting("turn_limit"))
         self.cards: dict[str, HeadCard] = {c.label: c for c in _cards(game)}
         self.base = base if base is not None else load_reference_base(
             game.root / "players", display_root=game.root.parent)
@@ -213,11 +214,13 @@ class HeadGameState(GameState):
         self.transfer_origin = -1  # seat that began passing the current field on
         self.named = ""  # the last footballer named right
         self.round += 1
+        self.round_turns = 0
         self.starter = starter
         self.events["rounds"] += 1
         self._begin_turn(starter)
 
     def _begin_turn(self, seat: int) -> None:
+        self.round_turns += 1
         self.mover = seat
         self.blocked = ""
         self.action_played = False
@@ -268,7 +271,9 @@ class HeadGameState(GameState):
             raise SimulationError("head-game: the game is not over")
         seats = range(self.players)
         if self.engine.format == "knockout":
-            ranking = tuple(self.places) + tuple(s for s in seats if s not in self.places)
+            # those still holding cards follow, fewest cards first (only at the turn limit are there several)
+            ranking = tuple(self.places) + tuple(sorted((s for s in seats if s not in self.places),
+                                                        key=lambda s: (len(self.hands[s]), s)))
             scores = tuple(float(self.players - 1 - ranking.index(s)) for s in seats)
             return Outcome(winners=(ranking[0],), scores=scores, ranking=ranking, reason="knock-out")
         best = max(self.totals)
@@ -294,6 +299,7 @@ class HeadGameState(GameState):
             "players": self.players,
             "turn": self.turn,
             "round": self.round,
+            "round_turns": self.round_turns,
             "starter": self.starter,
             "phase": self.phase,
             "mover": self.mover,
@@ -525,6 +531,10 @@ class HeadGameState(GameState):
             self._go_out(seat)
             if self.phase == OVER:
                 return
+        if self.round_turns >= self.engine.turn_limit:
+            self.events["turn_limit_reached"] += 1  # clarification turn-limit
+            self._end_round()
+            return
         while True:
             following = self._next_active(seat)
             if following is None or (self.closing and self._lap_closed(seat, following)):
