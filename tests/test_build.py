@@ -120,5 +120,13 @@ def test_manifest_keeps_other_games_and_drops_stale_files(decks, tmp_path):
     assert not stale.exists()
 
 
+def test_progress_is_reported_per_job(decks, tmp_path):
+    seen = []
+    result = build(BuildOptions(content_dir=decks, out_dir=tmp_path / "out", langs=("en",), papers=("a4",),
+                                workers=2, producers=CARDS), lambda done, total, label: seen.append((done, total)))
+    assert seen[0] == (0, result.jobs) and seen[-1] == (result.jobs, result.jobs)
+    assert [done for done, _ in seen] == list(range(result.jobs + 1))
+
+
 def test_producers_register_with_one_line():
     assert PRODUCERS["cards"] == "cardgen.render.producers:plan"

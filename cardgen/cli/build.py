@@ -40,7 +40,9 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, producers: tuple[str, ...],
           jobs: int | None) -> None:
-    """Render print-and-play PDFs, print-shop PDFs and PNGs of GAME (default: every game).
+    """Render every artefact of GAME (default: every game): print-and-play PDFs,
+    print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
+    OUT/manifest.json.
 
     Every file is written to a temporary name and renamed when complete, so a
     failed or interrupted build leaves the previous outputs whole.

@@ -193,7 +193,8 @@ def back_cell(grid: Grid, index: int, pw: float, ph: float, duplex: str, bleed: 
     return x, y, left, bottom, right, top
 
 
-def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, sides=(True, True, True, True)) -> None:
+def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, sides=(True, True, True, True),
+               fold_col: int | None = None, fold_row: int | None = None) -> None:
     """Marks continuing every cutting line into the margins (top, bottom, left, right)."""
     mm = PT_PER_MM
     gx, gy = _origin(grid, pw, ph) if x0 is None else (x0, y0)
@@ -205,12 +206,16 @@ def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, si
     c.setLineWidth(0.3)
     top, bottom, left, right = sides
     for i in range(cols + 1):
+        if i == fold_col:
+            continue  # the fold line gets its own dashed mark
         x = (gx + i * grid.cell_w) * mm
         if top:
             c.line(x, (gy + gh + MARK_GAP_MM) * mm, x, (ph - 1.0) * mm)
         if bottom:
             c.line(x, (gy - MARK_GAP_MM) * mm, x, 1.0 * mm)
     for j in range(rows + 1):
+        if j == fold_row:
+            continue
         y = (gy + j * grid.cell_h) * mm
         if left:
             c.line(1.0 * mm, y, (gx - MARK_GAP_MM) * mm, y)
@@ -247,7 +252,7 @@ def _fold_page(c, renderer: CardRenderer, grid: Grid, direction: str, faces, bac
             bx = pw / 2 + col * grid.cell_w
             renderer.place(c, face, fx * mm, y * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
             _place_back_folded(c, renderer, grid, back, bx, y, turn)
-        _cut_marks(c, grid, pw, ph, gx, gy, grid.cols * 2, grid.rows)
+        _cut_marks(c, grid, pw, ph, gx, gy, grid.cols * 2, grid.rows, fold_col=grid.cols)
         fold = ("v", pw / 2)
     else:
         half_h = grid.rows * grid.cell_h
@@ -260,7 +265,7 @@ def _fold_page(c, renderer: CardRenderer, grid: Grid, direction: str, faces, bac
             by = ph / 2 - (row + 1) * grid.cell_h
             renderer.place(c, face, x * mm, fy * mm, clip=(0, 0, 0, 0), rotate=grid.rotate)
             _place_back_folded(c, renderer, grid, back, x, by, turn)
-        _cut_marks(c, grid, pw, ph, gx, gy, grid.cols, grid.rows * 2)
+        _cut_marks(c, grid, pw, ph, gx, gy, grid.cols, grid.rows * 2, fold_row=grid.rows)
         fold = ("h", ph / 2)
     c.saveState()
     c.setStrokeColor(HexColor("#607d8b"))
