@@ -121,7 +121,7 @@ def pips(ctx: DrawContext, x, y, w, h, params):
         c = ctx.c
         c.saveState()
         c.translate(cx, cy)
-        if row > 0.5 or (row == 0.5 and False):
+        if row > 0.5:  # pips of the lower half stand upside down, as on real cards
             c.rotate(180)
         ctx.symbol(symbol, -s / 2, -s / 2, s, s, {"color": color})
         c.restoreState()
@@ -206,12 +206,12 @@ def court(ctx: DrawContext, x, y, w, h, params):
         c.setLineWidth(0.5)
         c.arc(-0.7 * u, 4.6 * u, 0.7 * u, 5.4 * u, 200, 140)
         c.setFillColor(trim)
-        c.setStrokeColor(shade := HexColor("#8a6a00"))
+        c.setStrokeColor(HexColor("#8a6a00"))
         c.setLineWidth(0.4)
         if rank == "king":  # crown
             p = c.beginPath()
             p.moveTo(-1.6 * u, 7.2 * u)
-            for i, (dx, dy) in enumerate([(-1.6, 8.9), (-0.8, 7.9), (0, 9.2), (0.8, 7.9), (1.6, 8.9), (1.6, 7.2)]):
+            for dx, dy in [(-1.6, 8.9), (-0.8, 7.9), (0, 9.2), (0.8, 7.9), (1.6, 8.9), (1.6, 7.2)]:
                 p.lineTo(dx * u, dy * u)
             p.close()
             c.drawPath(p, stroke=1, fill=1)
@@ -224,7 +224,6 @@ def court(ctx: DrawContext, x, y, w, h, params):
             c.circle(2.9 * u, 4.9 * u, 0.9 * u, stroke=1, fill=1)
             c.setFillColor(HexColor("#222222"))
             _star(c, 2.9 * u, 4.9 * u, 0.4 * u, 0.4 * u, points=5, polygon=True)
-        del shade
         # the suit pip beside the head
         if symbol:
             s = 1.8 * u
@@ -449,7 +448,7 @@ def portrait(ctx: DrawContext, x, y, w, h, params):
     tilt = rnd.choice([-0.3, 0, 0.3])
     for side in (-1, 1):
         c.line(cx + side * 0.8 * u, head_y + 1.1 * u + tilt * u, cx + side * 2.3 * u, head_y + 1.2 * u)
-    c.setStrokeColor(HexColor("#00000040") if False else shade_of(skin))
+    c.setStrokeColor(shade_of(skin))
     c.setLineWidth(0.35 * u)
     c.line(cx, head_y - 0.6 * u, cx - 0.4 * u, head_y - 1.8 * u)
     c.line(cx - 0.4 * u, head_y - 1.8 * u, cx + 0.3 * u, head_y - 1.9 * u)
