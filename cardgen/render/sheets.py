@@ -120,7 +120,9 @@ def render_pnp(game, lang: str, options: PnpOptions, templates_dir: Path | None 
     else:
         grid, direction = best_grid(size.width_mm, size.height_mm, pw, ph), ""
     sheets = math.ceil(len(cards) / grid.per_page)
-    _instructions(c, game, lang, options, templates_dir, len(cards), sheets, grid.per_page, pw, ph)
+    top = _instructions(c, game, lang, options, templates_dir, len(cards), sheets, grid.per_page, pw, ph)
+    _sample(c, renderer, faces[0], backs[0], word(templates_dir, "front", lang), word(templates_dir, "back", lang),
+            top - 14)
     pages = 1
     if not options.fold:
         c.showPage()
@@ -193,34 +195,37 @@ def back_cell(grid: Grid, index: int, pw: float, ph: float, duplex: str, bleed: 
     return x, y, left, bottom, right, top
 
 
-def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, sides=(True, True, True, True),
-               fold_col: int | None = None, fold_row: int | None = None) -> None:
-    """Marks continuing every cutting line into the margins (top, bottom, left, right)."""
-    mm = PT_PER_MM
+def cut_mark_lines(grid: Grid, pw: float, ph: float, x0: float | None = None, y0: float | None = None,
+                   cols: int | None = None, rows: int | None = None, fold_col: int | None = None,
+                   fold_row: int | None = None) -> list[tuple[float, float, float, float]]:
+    """Cut marks as (x1, y1, x2, y2) in mm: each continues a cutting line into the margin only."""
     gx, gy = _origin(grid, pw, ph) if x0 is None else (x0, y0)
     cols = grid.cols if cols is None else cols
     rows = grid.rows if rows is None else rows
     gw, gh = cols * grid.cell_w, rows * grid.cell_h
-    c.saveState()
-    c.setStrokeColor(HexColor("#000000"))
-    c.setLineWidth(0.3)
-    top, bottom, left, right = sides
+    lines = []
     for i in range(cols + 1):
         if i == fold_col:
             continue  # the fold line gets its own dashed mark
-        x = (gx + i * grid.cell_w) * mm
-        if top:
-            c.line(x, (gy + gh + MARK_GAP_MM) * mm, x, (ph - 1.0) * mm)
-        if bottom:
-            c.line(x, (gy - MARK_GAP_MM) * mm, x, 1.0 * mm)
+        x = gx + i * grid.cell_w
+        lines.append((x, gy + gh + MARK_GAP_MM, x, ph - 1.0))
+        lines.append((x, gy - MARK_GAP_MM, x, 1.0))
     for j in range(rows + 1):
         if j == fold_row:
             continue
-        y = (gy + j * grid.cell_h) * mm
-        if left:
-            c.line(1.0 * mm, y, (gx - MARK_GAP_MM) * mm, y)
-        if right:
-            c.line((gx + gw + MARK_GAP_MM) * mm, y, (pw - 1.0) * mm, y)
+        y = gy + j * grid.cell_h
+        lines.append((1.0, y, gx - MARK_GAP_MM, y))
+        lines.append((gx + gw + MARK_GAP_MM, y, pw - 1.0, y))
+    return lines
+
+
+def _cut_marks(c, grid: Grid, pw, ph, x0=None, y0=None, cols=None, rows=None, fold_col=None, fold_row=None) -> None:
+    mm = PT_PER_MM
+    c.saveState()
+    c.setStrokeColor(HexColor("#000000"))
+    c.setLineWidth(0.3)
+    for x1, y1, x2, y2 in cut_mark_lines(grid, pw, ph, x0, y0, cols, rows, fold_col, fold_row):
+        c.line(x1 * mm, y1 * mm, x2 * mm, y2 * mm)
     c.restoreState()
 
 
@@ -296,7 +301,7 @@ def _paragraph(c, text: str, x: float, y: float, width: float, font: str, size: 
     return y
 
 
-def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page, pw, ph) -> None:
+def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page, pw, ph) -> float:
     mm = PT_PER_MM
     bold, regular = fonts.font_name("bold"), fonts.font_name("regular")
     left = 20 * mm
@@ -333,6 +338,31 @@ def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page
     _scale_bar(c, left, y, word(templates_dir, "scale-label", lang))
     if not options.fold:
         _test_strip_front(c, pw, ph, word(templates_dir, "offset-title", lang))
+    return y / mm
+
+
+def _sample(c, renderer: CardRenderer, face, back, front_label: str, back_label: str, top: float) -> None:
+    """The first card's face and back, small, below ``top`` (mm), to show what the sheets hold."""
+    mm = PT_PER_MM
+    height = 45.0  # mm on the page
+    scale = height * mm / face.height
+    width = face.width * scale / mm
+    y = top - height
+    for i, (plan, label) in enumerate(((face, front_label), (back, back_label))):
+        x = 20 + i * (width + 6)
+        c.saveState()
+        c.translate(x * mm, y * mm)
+        c.scale(scale, scale)
+        renderer.place(c, plan, 0, 0, clip=(0, 0, 0, 0))
+        c.restoreState()
+        c.saveState()
+        c.setStrokeColor(HexColor("#b0bec5"))
+        c.setLineWidth(0.3)
+        c.rect(x * mm, y * mm, width * mm, height * mm, stroke=1, fill=0)
+        c.setFillColor(HexColor("#607d8b"))
+        c.setFont(fonts.font_name("regular"), 8)
+        c.drawCentredString((x + width / 2) * mm, (y - 4) * mm, label)
+        c.restoreState()
 
 
 def _scale_bar(c, x: float, y: float, label: str) -> None:
@@ -362,11 +392,11 @@ def _test_strip_front(c, pw, ph, title: str = "") -> None:
     c.saveState()
     c.setStrokeColor(HexColor("#90a4ae"))
     c.setLineWidth(0.5)
-    c.roundRect((cx - 32) * mm, (cy - 12) * mm, 52 * mm, 40 * mm, 2 * mm, stroke=1, fill=0)
+    c.roundRect((cx - 34) * mm, (cy - 12) * mm, 62 * mm, 40 * mm, 2 * mm, stroke=1, fill=0)
     c.setFillColor(HexColor("#263238"))
     if title:
         c.setFont(fonts.font_name("bold"), 8)
-        c.drawString((cx - 30) * mm, (cy + 24) * mm, title)
+        c.drawString((cx - 32) * mm, (cy + 24) * mm, title)
     c.setStrokeColor(HexColor("#263238"))
     c.setFont(fonts.font_name("regular"), 7)
     for k in range(-6, 7):

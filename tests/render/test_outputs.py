@@ -71,6 +71,24 @@ def test_backs_land_behind_fronts():
         assert bx == pytest.approx(fx) and by == pytest.approx(ph - fy - grid.cell_h)
 
 
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("size", [(63.5, 88.9), (70, 70), (44.45, 63.5)])
+def test_cut_marks_stay_in_the_margins(paper, size):
+    from cardgen.render.sheets import _origin, cut_mark_lines
+
+    pw, ph = PAPERS[paper]
+    grid = best_grid(*size, pw, ph)
+    gx, gy = _origin(grid, pw, ph)
+    gw, gh = grid.cols * grid.cell_w, grid.rows * grid.cell_h
+    lines = cut_mark_lines(grid, pw, ph)
+    assert len(lines) == 2 * (grid.cols + 1) + 2 * (grid.rows + 1)
+    for x1, y1, x2, y2 in lines:
+        for x, y in ((x1, y1), (x2, y2)):
+            assert 0 < x < pw and 0 < y < ph
+            assert not (gx - 0.5 < x < gx + gw + 0.5 and gy - 0.5 < y < gy + gh + 0.5), (x, y)
+    assert min(gx, gy, pw - gx - gw, ph - gy - gh) >= 6.0  # printable margins
+
+
 def test_shop_pdf_boxes_and_bleed(games):
     data, pages, cards = render_shop_pdf(games["klepka"], "ru")
     pdf = reader(data)
