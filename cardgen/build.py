@@ -145,6 +145,14 @@ def plan_jobs(options: BuildOptions) -> list[Job]:
     return jobs
 
 
+def default_templates_dir(content_dir: Path) -> Path:
+    """``templates/cards`` beside the content folder when there is one, else cardgen's own."""
+    from cardgen.render.layout import TEMPLATES_DIR
+
+    beside = content_dir.resolve().parent / "templates" / "cards"
+    return beside if beside.is_dir() else TEMPLATES_DIR
+
+
 def _forget_cached_inputs() -> None:
     """Content and layouts may have changed since an earlier build in this process."""
     from cardgen.render.layout import load_layout
@@ -181,6 +189,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     """Run every producer's jobs and write the manifest; raise on the first failure."""
     start = time.perf_counter()
     _forget_cached_inputs()
+    if options.templates_dir is None:
+        options = replace(options, templates_dir=default_templates_dir(options.content_dir))
     jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))

@@ -150,6 +150,8 @@ def load_layout(path: Path, templates_dir: Path | None = None) -> Layout:
         inc_path = path.parent / name
         if not inc_path.is_file():
             inc_path = templates_dir / name
+        if not inc_path.is_file():
+            inc_path = TEMPLATES_DIR / name
         inc = _read(inc_path)
         colors.update(inc.colors)
         maps.update(inc.maps)
