@@ -47,6 +47,55 @@ class Tile:
     points: int
 
 
+class Memory(dict):
+    """What one player remembers: cell -> design, plus the footballers it
+    remembers on two cells (``pairs``), kept up to date so that a bot finds a
+    known pair without scanning its memory every turn."""
+
+    __slots__ = ("counts", "pairs")
+
+    def __init__(self, cells: Mapping[int, str] | None = None, prizes: frozenset[str] = frozenset()):
+        super().__init__()
+        self.counts: dict[str, int] = {}
+        self.pairs: set[str] = set()
+        for cell, design in (cells or {}).items():
+            self.remember(cell, design, design in prizes)
+
+    def remember(self, cell: int, design: str, is_prize: bool) -> None:
+        if self.get(cell) == design:
+            return
+        self[cell] = design
+        count = self.counts.get(design, 0) + 1
+        self.counts[design] = count
+        if count >= 2 and not is_prize:
+            self.pairs.add(design)
+
+    def forget(self, cell: int) -> None:
+        design = self.pop(cell, None)
+        if design is None:
+            return
+        count = self.counts[design] - 1
+        self.counts[design] = count
+        if count < 2:
+            self.pairs.discard(design)
+
+    def known_pair(self) -> tuple[int, int] | None:
+        """Two cells of one remembered footballer (the alphabetically first: sets of
+        strings iterate in a per-process order, which would break replays)."""
+        if not self.pairs:
+            return None
+        design = min(self.pairs)
+        first, second = (cell for cell, known in self.items() if known == design)
+        return first, second
+
+    def copy(self) -> "Memory":
+        other = Memory()
+        other.update(self)
+        other.counts = dict(self.counts)
+        other.pairs = set(self.pairs)
+        return other
+
+
 class KlepkaEngine(Engine):
     id: ClassVar[str] = "klepka"
     max_moves: ClassVar[int] = 50_000
@@ -108,13 +157,13 @@ class KlepkaState(GameState):
         self.pairs: list[list[str]] = [[] for _ in range(players)]  # labels, two per pair
         self.prizes: list[list[str]] = [[] for _ in range(players)]
         self.held: list[dict[str, int]] = [dict.fromkeys(PRIZE_KINDS, 0) for _ in range(players)]
+        self.cards_out = dict.fromkeys(PRIZE_KINDS, 0)  # prizes held by anyone, by kind
         self.discard: list[str] = []
         self.board_points = [0] * players  # points and pairs collected from the board itself
         self.board_pairs = [0] * players
         # seat -> cell -> design id: what each seat remembers; ``seen`` is perfect memory
-        self.memory: list[dict[int, str]] = [{} for _ in range(players)]
-        self.seen: dict[int, str] = {}
-        self.skips = [0] * players  # turns each seat still has to lose (Yellow)
+        self.memory: list[Memory] = [Memory() for _ in range(players)]
+        self.seen: dict[int, str] = {}  # every shown tile still on the board
         self.mover = 0
         self.phase = WINDOW
         self.queue: list[int] = []  # window: seats still to be asked, first is asked now
@@ -140,7 +189,7 @@ class KlepkaState(GameState):
         if self.phase == OVER:
             return []
         if self.phase == WINDOW:
-            return sorted(self._window_moves(self.queue[0]))
+            return self._window_moves(self.queue[0])
         if self.phase == TAKE:
             return [("take", design) for design in sorted(set(self.pair_designs(self.loser)))]
         if self.phase == PEEK:
@@ -151,11 +200,12 @@ class KlepkaState(GameState):
         return self._turn_moves()
 
     def apply(self, move: Move) -> None:
-        if self.phase == OVER:
-            raise SimulationError(f"klepka: the game is over, cannot play {move!r}")
-        kind = move[0] if isinstance(move, tuple) and move else None
-        handler = _HANDLERS.get((self.phase, kind))
-        if handler is None or not (self._cell_allowed(move) if kind in _CELL_MOVES else move in self.legal_moves()):
+        try:
+            handler = _HANDLERS[(self.phase, move[0])]  # type: ignore[index]
+        except (KeyError, TypeError, IndexError):
+            handler = None
+        if handler is None or not (self._cell_allowed(move) if move[0] in _CELL_MOVES  # type: ignore[index]
+                                   else move in self.legal_moves()):
             raise SimulationError(f"klepka: illegal move {move!r} in phase '{self.phase}'")
         self.turn += 1
         handler(self, move)
@@ -199,8 +249,8 @@ class KlepkaState(GameState):
             "discard": list(self.discard),
             "board_points": list(self.board_points),
             "board_pairs": list(self.board_pairs),
-            "skips": list(self.skips),
             "held": [dict(h) for h in self.held],
+            "cards_out": dict(self.cards_out),
             "taker": self.taker,
             "loser": self.loser,
             "memory": [sorted(m.items()) for m in self.memory],
@@ -211,13 +261,14 @@ class KlepkaState(GameState):
         """Field-by-field copy: the same as the deep copy, forty times cheaper."""
         other = object.__new__(KlepkaState)
         fields = dict(self.__dict__)
-        for name in ("board", "hidden", "discard", "board_points", "board_pairs", "skips",
+        for name in ("board", "hidden", "discard", "board_points", "board_pairs",
                      "queue", "flipped", "peeked", "log"):
             fields[name] = list(fields[name])
         for name in ("pairs", "prizes"):
             fields[name] = [list(items) for items in fields[name]]
         fields["held"] = [dict(h) for h in self.held]
-        fields["memory"] = [dict(m) for m in self.memory]
+        fields["cards_out"] = dict(self.cards_out)
+        fields["memory"] = [m.copy() for m in self.memory]
         fields["seen"] = dict(self.seen)
         fields["events"] = self.events.copy()
         fields["rng"] = random.Random()
@@ -250,11 +301,6 @@ class KlepkaState(GameState):
 
     # -- turn machine --------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
-        """Start ``seat``'s turn, first losing any turns a Yellow took away."""
-        while self.skips[seat] > 0:
-            self.skips[seat] -= 1
-            self.events["turns_lost"] += 1
-            seat = (seat + 1) % self.players
         self.mover = seat
         self.flipped = []
         self.peeked = []
@@ -263,28 +309,31 @@ class KlepkaState(GameState):
         self._open_window()
 
     def _open_window(self) -> None:
-        # who could act: a Yellow holder, or a Red (or two Yellows) holder other than the mover
+        """Ask the holders of a Yellow or a Red, in seat order after the mover.
+
+        The mover is never asked: a card played on one's own turn gains
+        nothing, and a Yellow meant for a later player has the same effect
+        played when that player's turn starts (clarification yellow-target).
+        """
         held, mover = self.held, self.mover
-        if not any(h["yellow"] or h["red"] for h in held):
+        if not self.cards_out["yellow"] and not self.cards_out["red"]:
             self.queue = []
             self.phase = TURN
             return
-        order = [(mover + k) % self.players for k in range(self.players)]
-        self.queue = [seat for seat in order
-                      if held[seat]["yellow"] or (seat != mover and held[seat]["red"])]
+        order = [(mover + k) % self.players for k in range(1, self.players)]
+        self.queue = [seat for seat in order if held[seat]["yellow"] or held[seat]["red"]]
         self.phase = WINDOW if self.queue else TURN
 
     def _window_moves(self, seat: int) -> list[Move]:
-        """``pass`` first, then the cards ``seat`` may play at the start of a turn."""
+        """``pass``, then the cards ``seat`` may play on the turn starting: sorted order."""
         moves: list[Move] = [("pass",)]
-        yellows = self.prize_count(seat, "yellow")
+        yellows = self.held[seat]["yellow"]
+        if self.held[seat]["red"]:
+            moves.append(("red",))
         if yellows:
-            moves += [("yellow", target) for target in range(self.players) if target != seat]
-        if seat != self.mover:  # taking the turn you already have gains nothing
-            if self.prize_count(seat, "red"):
-                moves.append(("red",))
-            if yellows >= 2:
-                moves.append(("yellows",))
+            moves.append(("yellow",))
+        if yellows >= 2:
+            moves.append(("yellows",))
         return moves
 
     def _turn_moves(self) -> list[Move]:
@@ -312,15 +361,10 @@ class KlepkaState(GameState):
             self.phase = TURN
 
     def _yellow(self, move: Move) -> None:
-        seat, target = self.queue[0], move[1]
-        self._use_prize(seat, "yellow")
+        self._use_prize(self.queue[0], "yellow")
         self.events["yellows_used"] += 1
-        if target == self.mover:
-            self.events["turns_lost"] += 1
-            self._begin_turn((self.mover + 1) % self.players)
-        else:
-            self.skips[target] += 1
-            self._open_window()
+        self.events["turns_lost"] += 1
+        self._begin_turn((self.mover + 1) % self.players)
 
     def _red(self, move: Move) -> None:
         seat = self.queue[0]
@@ -345,15 +389,17 @@ class KlepkaState(GameState):
     def _peek(self, move: Move) -> None:
         cell = move[1]
         self.peeked.append(cell)
-        self.memory[self.mover][cell] = self.design_at(cell)  # seen a moment ago: not forgotten
+        design = self.design_at(cell)  # seen a moment ago: never forgotten
+        self.memory[self.mover].remember(cell, design, design in self.engine.prize_designs)
         if len(self.peeked) == 2:
             self.phase = TURN
 
     def _flip(self, move: Move) -> None:
-        cell = move[1]
-        self.flipped.append(cell)
+        cell = move[1]  # type: ignore[index]
+        flipped = self.flipped
+        flipped.append(cell)
         self._show(cell)
-        if len(self.flipped) == 2 or len(self.hidden) == 1:
+        if len(flipped) == 2 or len(self.hidden) == 1:
             self._resolve_flips()
         else:
             self.phase = FLIP
@@ -387,13 +433,14 @@ class KlepkaState(GameState):
     # -- helpers -------------------------------------------------------------
     def _show(self, cell: int) -> None:
         """Turn a tile face up: every seat may memorise it."""
-        design = self.design_at(cell)
+        design = self.engine.tiles[self.board[cell]].design  # type: ignore[index]
+        is_prize = design in self.engine.prize_designs
         self.seen[cell] = design
         keep = 1.0 - self.engine.forget_rate
         random = self.rng.random
         for memory in self.memory:
             if random() < keep:
-                memory[cell] = design
+                memory.remember(cell, design, is_prize)
 
     def _resolve_flips(self) -> None:
         tiles = self.engine.tiles
@@ -405,6 +452,7 @@ class KlepkaState(GameState):
             if tile.prize is not None:  # prizes are taken; footballers go back face down
                 self.prizes[self.mover].append(tile.label)
                 self.held[self.mover][tile.prize] += 1
+                self.cards_out[tile.prize] += 1
                 self.events["prizes_taken"] += 1
                 self._remove(cell)
         if len(shown) == 2 and shown[0].prize is not None and shown[1].prize is not None:
@@ -435,13 +483,14 @@ class KlepkaState(GameState):
         self.hidden.remove(cell)
         self.seen.pop(cell, None)
         for memory in self.memory:
-            memory.pop(cell, None)
+            memory.forget(cell)
 
     def _use_prize(self, seat: int, kind: str) -> None:
         tiles = self.engine.tiles
         label = next(label for label in self.prizes[seat] if tiles[label].prize == kind)
         self.prizes[seat].remove(label)
         self.held[seat][kind] -= 1
+        self.cards_out[kind] -= 1
         self.discard.append(label)
         self.events["prizes_used"] += 1
 
@@ -513,6 +562,8 @@ def random_bot(state: GameState, rng: random.Random) -> Move:
 def greedy_bot(state: GameState, rng: random.Random) -> Move:
     """Plays on what its own, forgetful, memory holds (see ``forget_rate``)."""
     assert isinstance(state, KlepkaState)
+    if state.phase == TURN:  # the common case first, without the dispatch below
+        return _turn_choice(state, rng, state.memory[state.mover])
     return _memory_play(state, rng, state.memory[state.current_player()])
 
 
@@ -542,8 +593,8 @@ def _window_choice(state: KlepkaState, memory: Mapping[int, str]) -> Move:
         if wanted in moves and _known_pair(state, memory) is not None:
             return wanted
     mover = state.mover
-    if mover != seat and ("yellow", mover) in moves and state.points(mover) > state.points(seat):
-        return ("yellow", mover)
+    if ("yellow",) in moves and state.points(mover) > state.points(seat):
+        return ("yellow",)
     return ("pass",)
 
 
@@ -593,7 +644,9 @@ def _unknown_cell(state: KlepkaState, rng: random.Random, memory: Mapping[int, s
 
 
 def _known_pair(state: KlepkaState, memory: Mapping[int, str]) -> tuple[int, int] | None:
-    first_cell: dict[str, int] = {}
+    if isinstance(memory, Memory):
+        return memory.known_pair()
+    first_cell: dict[str, int] = {}  # perfect memory: a plain scan is cheap enough for that bot
     prize_designs = state.engine.prize_designs
     for cell, design in memory.items():
         if design in prize_designs:

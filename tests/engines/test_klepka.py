@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.content import load_game
-from cardgen.engines.klepka import FLIP, OVER, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState
+from cardgen.engines.klepka import FLIP, OVER, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState, Memory
 from cardgen.errors import ContentError, SimulationError
 from cardgen.simulation import FULL_CHECKS, CheckPolicy, InvariantChecker, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
@@ -58,10 +58,10 @@ def position(engine: KlepkaEngine, board: dict[int, str], *, players: int = 2, m
         placed.update(items)
     state.held = [{kind: sum(engine.tiles[l].prize == kind for l in state.prizes[s])
                    for kind in ("var", "play-game", "yellow", "red")} for s in range(players)]
+    state.cards_out = {kind: sum(h[kind] for h in state.held) for kind in state.cards_out}
     state.discard = sorted(set(engine.tiles) - placed)
-    state.memory = [dict((memory or {}).get(s, {})) for s in range(players)]
+    state.memory = [Memory((memory or {}).get(s, {}), engine.prize_designs) for s in range(players)]
     state.seen = {}
-    state.skips = [0] * players
     state._begin_turn(mover)
     check(engine, state)
     return state
@@ -243,20 +243,18 @@ def test_play_game_ties_are_rolled_again(engine):
 # -- Yellow and Red -------------------------------------------------------------------------
 
 
-def test_a_yellow_on_the_player_to_move_takes_that_turn(engine):
+def test_a_yellow_takes_the_turn_of_the_player_to_move(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1]}, players=3)
     assert state.phase == WINDOW and state.current_player() == 1
-    assert state.legal_moves() == [("pass",), ("yellow", 0), ("yellow", 2)]
-    play(engine, state, ("yellow", 0))
+    assert state.legal_moves() == [("pass",), ("yellow",)]
+    play(engine, state, ("yellow",))
     assert state.mover == 1 and Y1 in state.discard and state.events["turns_lost"] == 1
+    assert state.phase == TURN  # the holder's own turn: nobody left to ask
 
 
-def test_a_yellow_on_another_player_takes_their_next_turn(engine):
-    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={0: [Y1]}, players=3)
-    play(engine, state, ("yellow", 1))
-    assert state.skips == [0, 1, 0] and state.phase == TURN and state.mover == 0
-    play(engine, state, ("flip", 0), ("flip", 9))
-    assert state.mover == 2 and state.skips == [0, 0, 0]
+def test_the_player_to_move_is_not_asked(engine):
+    state = position(engine, {0: A1, 5: A2}, prizes={0: [Y1, RED]}, players=3)
+    assert state.phase == TURN and state.current_player() == 0
 
 
 def test_a_red_takes_the_turn_for_its_owner_and_play_goes_on_from_there(engine):
@@ -268,11 +266,6 @@ def test_a_red_takes_the_turn_for_its_owner_and_play_goes_on_from_there(engine):
     assert state.mover == 3
 
 
-def test_the_red_is_not_offered_to_the_player_already_moving(engine):
-    state = position(engine, {0: A1, 5: A2}, prizes={0: [RED]})
-    assert state.phase == TURN  # nothing to decide in the window
-
-
 def test_two_yellows_act_as_a_red(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1, Y2]})
     play(engine, state, ("yellows",))
@@ -280,13 +273,13 @@ def test_two_yellows_act_as_a_red(engine):
     assert state.events["double_yellows_used"] == 1
 
 
-def test_holders_are_asked_in_seat_order_from_the_mover(engine):
-    state = position(engine, {0: A1, 5: A2}, prizes={0: [Y1], 2: [Y2]}, players=3)
-    assert state.queue == [0, 2]
+def test_holders_are_asked_in_seat_order_after_the_mover(engine):
+    state = position(engine, {0: A1, 5: A2}, prizes={0: [Y1], 1: [RED], 2: [Y2]}, mover=2, players=3)
+    assert state.queue == [0, 1]
     play(engine, state, ("pass",))
-    assert state.current_player() == 2
+    assert state.current_player() == 1
     play(engine, state, ("pass",))
-    assert state.phase == TURN and state.current_player() == 0
+    assert state.phase == TURN and state.current_player() == 2
 
 
 # -- the end ----------------------------------------------------------------------------------
