@@ -261,10 +261,18 @@ class HeadGameState(GameState):
     def apply(self, move: Move) -> None:
         if self.phase == OVER:
             raise SimulationError(f"head-game: the game is over, cannot play {move!r}")
-        if not (isinstance(move, tuple) and move and move[0] in _HANDLERS) or move not in self.legal_moves():
+        if not (isinstance(move, tuple) and move and move[0] in _HANDLERS) or not self._allowed(move):
             raise SimulationError(f"head-game: illegal move {move!r} in phase '{self.phase}'")
         self.turn += 1
         _HANDLERS[move[0]](self, move)
+
+    def _allowed(self, move: Move) -> bool:
+        """``move in legal_moves()``, with lay moves checked without building the list."""
+        if move[0] == "lay" and self.phase in (LAY, LAY_FIRST):
+            design_of, action_of = self.engine.design_of, self.engine.action_of
+            return len(move) == 2 and any(design_of[label] == move[1] and label not in action_of
+                                          for label in self.hands[self.mover])
+        return move in self.legal_moves()
 
     def outcome(self) -> Outcome:
         if self.phase != OVER:
