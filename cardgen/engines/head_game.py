@@ -623,6 +623,7 @@ _HANDLERS = {
 
 
 def random_bot(state: GameState, rng: random.Random) -> Move:
+    """Uniform over the legal moves."""
     return rng.choice(state.legal_moves())
 
 

@@ -508,3 +508,41 @@ def test_golden_replay(game, name):
     state = replay(engine, players, seed, golden["moves"])
     assert state.to_dict() == golden["final"]
     assert list(state.outcome().winners) == golden["outcome"]["winners"]
+
+
+# -- cardgen answers -----------------------------------------------------------------------------
+
+
+def test_answers_lists_the_real_ballon_dor_forwards_of_brazil():
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "head-game",
+                                      "--geo", "Brazil", "--position", "Forward", "--fact", "Ballon d'Or"])
+    assert result.exit_code == 0, result.output
+    assert "Ronaldinho" in result.output and "Rivaldo" in result.output
+
+
+def test_answers_reports_the_coverage_of_every_field_as_json():
+    import json
+
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "--json", "--date", "as-of"])
+    assert result.exit_code == 0, result.output
+    coverage = json.loads(result.output)["coverage"]
+    assert sum(coverage["fields"].values()) == 13 * 4 * 16
+    assert abs(sum(coverage["dealt_share"].values()) - 1) < 1e-3
+    assert sum(coverage["fact_cards"].values()) == 30
+
+
+def test_answers_refuses_an_unknown_card():
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "--fact", "world peace"])
+    assert result.exit_code == 2 and "unknown fact card" in result.output
