@@ -614,17 +614,26 @@ def _turn_choice(state: KlepkaState, rng: random.Random, memory: Mapping[int, st
 
 
 def _second_cell(state: KlepkaState, rng: random.Random, memory: Mapping[int, str]) -> int:
+    """The match of the first tile if remembered, else a remembered prize, else an unknown cell."""
     first = state.flipped[0]
-    design = state.design_at(first)
+    design = state.engine.tiles[state.board[first]].design  # type: ignore[index]
     prize_designs = state.engine.prize_designs
-    if design not in prize_designs:
+    if design not in prize_designs and _remembers(memory, design, besides=first):
         for cell, known in memory.items():
             if known == design and cell != first:
                 return cell
-    for cell, known in memory.items():
-        if known in prize_designs and cell != first:
-            return cell  # no pair is possible now: at least take a prize
+    if any(_remembers(memory, prize, besides=first) for prize in prize_designs):
+        for cell, known in memory.items():
+            if known in prize_designs and cell != first:
+                return cell  # no pair is possible now: at least take a prize
     return _unknown_cell(state, rng, memory, exclude=first)
+
+
+def _remembers(memory: Mapping[int, str], design: str, besides: int) -> bool:
+    """Whether ``memory`` holds ``design`` on a cell other than ``besides`` (O(1) for a Memory)."""
+    if isinstance(memory, Memory):
+        return memory.counts.get(design, 0) > (memory.get(besides) == design)
+    return any(known == design and cell != besides for cell, known in memory.items())
 
 
 def _unknown_cell(state: KlepkaState, rng: random.Random, memory: Mapping[int, str],
