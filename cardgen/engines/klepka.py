@@ -4,9 +4,9 @@ Every rule comes from the seed (003) and the clarifications in
 ``content/klepka``; the composition (pairs, prizes, points) comes from
 ``cards.yaml``.  A turn is a small state machine, one decision per move:
 
-``window``  the start of a turn: every holder of a Yellow or Red card, in
-            seat order from the player to move, may play it or pass
-            (clarification ``any-moment``);
+``window``  the start of a turn: every other holder of a Yellow or Red card,
+            in seat order after the player to move, may play it on that
+            turn or pass (clarifications ``any-moment``, ``yellow-target``);
 ``turn``    the mover flips a first tile, uses VAR, or uses PLAY GAME;
 ``peek``    after VAR, the mover looks at two tiles (one move each);
 ``flip``    the second tile of the turn;
