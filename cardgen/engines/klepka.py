@@ -23,6 +23,7 @@ settings, drawn from the state's RNG), so replays stay exact.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
@@ -480,7 +481,8 @@ class KlepkaState(GameState):
 
     def _remove(self, cell: int) -> None:
         self.board[cell] = None
-        self.hidden.remove(cell)
+        hidden = self.hidden
+        del hidden[bisect_left(hidden, cell)]  # kept sorted: the order legal moves list cells in
         self.seen.pop(cell, None)
         for memory in self.memory:
             memory.forget(cell)
@@ -581,7 +583,7 @@ def _memory_play(state: KlepkaState, rng: random.Random, memory: Mapping[int, st
     if state.phase == PEEK:
         return ("peek", _unknown_cell(state, rng, memory, exclude=state.peeked[0] if state.peeked else -1))
     if state.phase == FLIP:
-        return ("flip", _second_cell(state, rng, memory))
+        return state.engine.flip_moves[_second_cell(state, rng, memory)]
     return _turn_choice(state, rng, memory)
 
 
@@ -599,18 +601,20 @@ def _window_choice(state: KlepkaState, memory: Mapping[int, str]) -> Move:
 
 
 def _turn_choice(state: KlepkaState, rng: random.Random, memory: Mapping[int, str]) -> Move:
+    flips = state.engine.flip_moves
     pair = _known_pair(state, memory)
     if pair is not None:
-        return ("flip", pair[0])
+        return flips[pair[0]]
     me = state.mover
-    if not state.var_used and state.pairs[me] and state.prize_count(me, "play-game"):
+    held = state.held[me]
+    if not state.var_used and held["play-game"] and state.pairs[me]:
         mine = _best_points(state, me)
         rivals = [(_best_points(state, s), s) for s in range(state.players) if s != me and state.pairs[s]]
         if rivals and max(rivals)[0] >= mine:  # an even bet on winning at least what is lost
             return ("match", max(rivals)[1])
-    if not state.var_used and len(state.hidden) >= 2 and state.prize_count(me, "var"):
+    if not state.var_used and held["var"] and len(state.hidden) >= 2:
         return ("var",)
-    return ("flip", _unknown_cell(state, rng, memory))
+    return flips[_unknown_cell(state, rng, memory)]
 
 
 def _second_cell(state: KlepkaState, rng: random.Random, memory: Mapping[int, str]) -> int:
