@@ -665,17 +665,12 @@ def _greedy_start(state: HeadGameState, moves: list[Move]) -> Move:
 def _masks_after(state: HeadGameState, moves: list[Move]) -> dict[str, int]:
     """Design of each lay move -> mask of the players answering the field it leaves."""
     engine = state.engine
-    field_masks = {group: engine.answers.masks[(group, card.value)] for group, card in state.field.items()}
-    result = {}
-    for move in moves:
-        design = move[1]
-        group = engine.design_group[design]
-        mask = engine.design_mask[design]
-        for other, other_mask in field_masks.items():
-            if other != group:
-                mask &= other_mask
-        result[design] = mask
-    return result
+    masks = engine.answers.masks
+    field = state.field
+    fact, geo, position = (masks[(group, field[group].value)] for group in (FACT, GEO, POSITION))
+    others = {FACT: geo & position, GEO: fact & position, POSITION: fact & geo}  # the cards that stay
+    design_group, design_mask = engine.design_group, engine.design_mask
+    return {move[1]: design_mask[move[1]] & others[design_group[move[1]]] for move in moves}
 
 
 def _hardest_lay(state: HeadGameState, moves: list[Move]) -> Move:
