@@ -15,7 +15,11 @@ Contract of a state, checked by the simulation after every move:
   multiset of cards never changes;
 * ``clone()`` is equal (``==``) to the original and independent of it;
 * ``to_dict()`` is plain JSON-able data describing the whole state (used for
-  golden replays and the equality check);
+  golden replays and, by default, the equality check);
+* optional fast paths the simulation uses on every move, with defaults built
+  on the methods above: ``card_lists()`` (the card lists of ``card_places()``
+  without their names) and ``snapshot()`` (an independent value that is
+  equal exactly when the states are; default ``to_dict()``);
 * all randomness comes from the state's ``random.Random`` seeded from the
   seed the game was started with; every shuffle is logged in ``log`` so that
   (seed, moves) replays a game exactly.
@@ -27,7 +31,7 @@ import random
 from abc import ABC, abstractmethod
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Hashable, Mapping
+from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence
 
 from cardgen.content.loader import Game
 from cardgen.errors import ContentError, Locator
@@ -92,6 +96,27 @@ class GameState(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain data (RNG state excluded)."""
 
+    # -- fast paths (optional) ------------------------------------------------
+    def card_lists(self) -> Sequence[Sequence[str]]:
+        """The card lists of ``card_places()`` in the same order, without the
+        place names.
+
+        The conservation check runs after every move and needs no names
+        unless it fails; engines override this to hand over their own lists
+        without building a dict.  Callers must not change the lists.
+        """
+        return list(self.card_places().values())
+
+    def snapshot(self) -> Any:
+        """A value equal to another state's snapshot exactly when the two
+        states are equal (RNG state aside), sharing nothing mutable with the
+        state, so that it can be kept and compared after the state changes.
+
+        The default is ``to_dict()``; engines override it with a cheaper
+        tuple of their fields, since the clone check compares snapshots.
+        """
+        return self.to_dict()
+
     # -- shared --------------------------------------------------------------
     def clone(self) -> "GameState":
         """An equal, independent copy.
@@ -115,7 +140,7 @@ class GameState(ABC):
         return (
             isinstance(other, GameState)
             and type(self) is type(other)
-            and self.to_dict() == other.to_dict()
+            and self.snapshot() == other.snapshot()
             and self.rng.getstate() == other.rng.getstate()
         )
 
@@ -163,6 +188,18 @@ class Engine(ABC):
                 f"engine '{self.id}' needs setting '{name}' in game.yaml settings",
                 Locator(file=self.game.root / "game.yaml", field=f"settings.{name}"),
             ) from None
+
+
+def copy_rng(rng: random.Random) -> random.Random:
+    """An independent copy of ``rng`` in the same state.
+
+    ``Random.__new__`` skips the seeding that ``Random()`` does (from the OS,
+    or hashing a seed), which would cost more than the copy itself;
+    ``setstate`` then sets every word of the generator and ``gauss_next``.
+    """
+    other = type(rng).__new__(type(rng))
+    other.setstate(rng.getstate())
+    return other
 
 
 def resolve_options(game: Game, given: Mapping[str, Any]) -> dict[str, Any]:

@@ -20,13 +20,15 @@ play alike.  Rule options read from ``self.options``: ``marker-start``,
 
 from __future__ import annotations
 
+import bisect
 import random
+import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Outcome
+from cardgen.engines.base import Bot, Engine, GameState, Outcome, copy_rng
 from cardgen.engines.base import Move as AnyMove
-from cardgen.errors import SimulationError
+from cardgen.errors import ContentError, Locator, SimulationError
 
 NUMBER_GROUP = "number"
 SPECIAL_GROUP = "special"
@@ -57,7 +59,8 @@ class HimmelEngine(Engine):
         self.tokens: list[str] = []
         deck: list[str] = []
         for physical in game.physical_cards():
-            card, label = physical.card, physical.label
+            # interned: the simulation's card check then matches labels by identity
+            card, label = physical.card, sys.intern(physical.label)
             if card.group == NUMBER_GROUP:
                 self.value_of[label] = int(card.attrs[VALUE_ATTR])
                 deck.append(label)
@@ -67,6 +70,16 @@ class HimmelEngine(Engine):
             else:
                 self.tokens.append(label)
         self.deck_cards: tuple[str, ...] = tuple(deck)
+        unknown = sorted(set(self.special_of.values()) - set(MOVE_OF_SPECIAL))
+        if unknown:  # the move generator knows exactly these three kinds
+            raise ContentError(
+                f"himmel has no rule for special kind(s) {', '.join(unknown)}; known: {', '.join(MOVE_OF_SPECIAL)}",
+                Locator(file=game.root / "cards.yaml"),
+            )
+        # Bounds below and above every number: the open interval of a pile
+        # with no top card or no target.
+        self.no_floor = min(self.value_of.values(), default=0) - 1
+        self.no_ceiling = max(self.value_of.values(), default=0) + 1
         self._place_names: dict[int, tuple[str, ...]] = {}
         self.take_any_time = self.options["take-when"] == "any-time"
         self.refill_to_hand_size = self.options["refill"] == "to-hand-size"
@@ -156,7 +169,7 @@ class HimmelState(GameState):
         return self.over
 
     def legal_moves(self) -> list[AnyMove]:
-        return list(self.moves())
+        return self.moves()
 
     def moves(self) -> list[Move]:
         """The legal moves, typed as the tuples they are."""
@@ -165,26 +178,37 @@ class HimmelState(GameState):
         return list(self._legal)
 
     def _compute_legal(self) -> list[Move]:
+        """The moves, built directly in sorted order (no sort needed).
+
+        The hand is kept sorted, so going through it card by card and pile by
+        pile gives the number moves in order; then come the kinds in their
+        sorted order: "raise" < "reverse" < "steal" < "take".  The simulation
+        checks after every move that the list is sorted.
+        """
         if self.over:
             return []
+        engine = self.engine
         player = self.to_move
         hand = self.hands[player]
+        value_of = engine.value_of
+        intervals = [self._open_interval(pile) for pile in range(len(self.piles))]
         plays: list[Move] = []
-        value_of = self.engine.value_of
-        seen_specials: set[str] = set()
+        first_special: dict[str, str] = {}  # kind -> its first card in the hand
         for card in hand:
             value = value_of.get(card)
-            if value is not None:
-                plays.extend(("number", card, p) for p in range(len(self.piles)) if self.fits(p, value))
+            if value is None:
+                first_special.setdefault(engine.special_of[card], card)
                 continue
-            kind = self.engine.special_of[card]
-            if kind not in seen_specials:
-                seen_specials.add(kind)
-                plays.extend(self._special_moves(player, card, kind))
-        takes: list[Move] = []
-        if self.engine.take_any_time or not plays:
-            takes = self._take_moves(hand)
-        return sorted(plays + takes)
+            for pile, (low, high) in enumerate(intervals):
+                if low < value < high:
+                    plays.append(("number", card, pile))
+        for kind in _SPECIALS_IN_MOVE_ORDER:
+            card = first_special.get(kind)
+            if card is not None:
+                plays += self._special_moves(player, card, kind)
+        if engine.take_any_time or not plays:
+            plays += self._take_moves(hand)
+        return plays
 
     def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
         if kind == REVERSE:
@@ -212,14 +236,21 @@ class HimmelState(GameState):
 
     def fits(self, pile: int, value: int) -> bool:
         """A number fits above the pile's top card and below its target (if any)."""
-        value_of = self.engine.value_of
+        low, high = self._open_interval(pile)
+        return low < value < high
+
+    def _open_interval(self, pile: int) -> tuple[int, int]:
+        """The values a number must lie strictly between to fit on ``pile``."""
+        engine = self.engine
         cards, stack = self.piles[pile], self.target_stacks[pile]
-        if cards and value <= value_of[cards[-1]]:
-            return False
-        return not stack or value < value_of[stack[-1]]
+        low = engine.value_of[cards[-1]] if cards else engine.no_floor
+        high = engine.value_of[stack[-1]] if stack else engine.no_ceiling
+        return low, high
 
     def apply(self, move: Any) -> None:
-        legal = self.legal_moves()
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        legal = self._legal
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
         self.turn += 1
@@ -227,7 +258,8 @@ class HimmelState(GameState):
         player = self.to_move
         kind = move[0]
         if kind == "take":
-            self._take(player, move[1], stuck=len(legal) == len(self._take_moves(self.hands[player])))
+            # Stuck: nothing but takes was legal (takes sort last).
+            self._take(player, move[1], stuck=legal[0][0] == "take")
             if self.over:
                 return
         else:
@@ -251,11 +283,18 @@ class HimmelState(GameState):
         return sum(1 for card in heap if card in self.engine.value_of)
 
     def card_places(self) -> dict[str, list[str]]:
-        lists = [self.deck, *self.hands, *self.heaps, *self.piles, *self.target_stacks, self.out_of_play]
-        names = self.engine.place_names(self.players)
-        places = dict(zip(names, lists))
+        places = dict(zip(self.engine.place_names(self.players), self.card_lists()))
         places["tokens"] = list(self.engine.tokens)  # the arrow and the marker never leave the table
         return places
+
+    def card_lists(self) -> list[list[str]]:
+        """The lists of ``card_places()`` in its order, tokens last (not to be changed)."""
+        return [self.deck, *self.hands, *self.heaps, *self.piles, *self.target_stacks, self.out_of_play, self.engine.tokens]
+
+    def snapshot(self) -> tuple:
+        """Everything ``to_dict()`` holds, as tuples (place names are fixed)."""
+        places = tuple(map(tuple, self.card_lists()))
+        return (places, self.marker, self.direction, self.to_move, self.over, self.turn)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -270,8 +309,7 @@ class HimmelState(GameState):
     def clone(self) -> "HimmelState":
         other = HimmelState.__new__(HimmelState)
         other.__dict__.update(self.__dict__)
-        other.rng = random.Random(0)  # a fixed seed is cheaper than Random()'s urandom
-        other.rng.setstate(self.rng.getstate())
+        other.rng = copy_rng(self.rng)
         other.events = self.events.copy()
         other.log = list(self.log)
         other.deck = list(self.deck)
@@ -360,9 +398,11 @@ class HimmelState(GameState):
 
     @staticmethod
     def _insert(hand: list[str], card: str) -> None:
-        hand.append(card)
-        hand.sort()
+        bisect.insort(hand, card)  # keeps the hand sorted (labels are unique)
 
+
+#: Special kinds in the sorted order of their move names.
+_SPECIALS_IN_MOVE_ORDER = sorted(MOVE_OF_SPECIAL, key=MOVE_OF_SPECIAL.__getitem__)
 
 _PLAYS = {
     "number": HimmelState._play_number,

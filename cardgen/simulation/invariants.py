@@ -7,14 +7,15 @@ number.  The checks are written to cost a few microseconds each, so that the
 simulation can afford them on every move:
 
 * every physical card is in exactly one place, and the number of cards never
-  changes (a length sum and one set comparison against the catalogue);
+  changes (a length sum and a set difference with the catalogue, over the
+  engine's ``card_lists()``);
 * the game has not passed its declared bound on moves;
 * the player to move has a legal move, and a finished game has none;
-* a clone equals the original and does not share its lists (a move applied to
-  the clone leaves the original unchanged).
+* a clone equals the original and does not share its lists or its RNG (a move
+  applied to the clone leaves the original unchanged).
 
 The clone check copies and compares the whole state including the RNG's
-625-word state (about 50 us, more than a move itself), so by default it runs
+625-word state (several times the cost of a move), so by default it runs
 after the first move, every 25th move and the last; every other check runs
 after every move.  ``FULL_CHECKS`` runs the clone check after every move too
 (the tests use it; ``cardgen simulate --clone-check-every 1``).
@@ -22,6 +23,7 @@ after every move.  ``FULL_CHECKS`` runs the clone check after every move too
 
 from __future__ import annotations
 
+import sys
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -67,19 +69,23 @@ class InvariantChecker:
     def check(self, state: GameState, move_number: int) -> None:
         """Every invariant of ``state`` after ``move_number`` moves (0: the deal)."""
         self.check_cards(state, move_number)
-        self.check_length(state, move_number)
-        self.check_moves(state, move_number)
-        if self.policy.clone_due(move_number, state.is_over()):
+        if move_number > self.bound or state.turn > self.bound:  # check_length, inline: it runs every move
+            self.check_length(state, move_number)
+        over = self.check_moves(state, move_number)
+        if self.policy.clone_due(move_number, over):
             self.check_clone(state, move_number)
 
     def check_cards(self, state: GameState, move_number: int) -> None:
-        places = state.card_places()
-        piles = places.values()
-        # One C-level union and two size tests: equal sizes with no card in
-        # two places and no unknown card mean each card is in exactly one place.
-        seen = set().union(*piles)
-        if len(seen) != self.card_count or sum(map(len, piles)) != self.card_count or seen != self.catalogue:
-            raise self.fail(self._describe_cards(places), move_number)
+        # The engine's own lists: the place names are only needed to
+        # describe a failure.  Two C-level operations: no catalogue card is
+        # missing from the lists, and the lists hold exactly as many cards as
+        # the catalogue.  By pigeonhole, each of the N cards then fills one of
+        # the N slots, so none is in two places and no unknown card is there.
+        # (Removing the seen cards from a copy of the catalogue costs less
+        # than building a set of them and comparing it.)
+        piles = state.card_lists()
+        if sum(map(len, piles)) != self.card_count or self.catalogue.difference(*piles):
+            raise self.fail(self._describe_cards(state.card_places()), move_number)
 
     def _describe_cards(self, places: Mapping[str, list[str]]) -> str:
         where: dict[str, list[str]] = {}
@@ -99,26 +105,32 @@ class InvariantChecker:
         if move_number > self.bound or state.turn > self.bound:
             raise self.fail(f"game still running after {move_number} moves (declared bound {self.bound})", move_number)
 
-    def check_moves(self, state: GameState, move_number: int) -> None:
+    def check_moves(self, state: GameState, move_number: int) -> bool:
+        """Check the legal moves; return whether the game is over."""
         moves = state.legal_moves()
         if state.is_over():
             if moves:
                 raise self.fail(f"the game is over but {len(moves)} legal moves remain", move_number)
-            return
+            return True
         if not moves:
             raise self.fail(f"player {state.current_player()} has no legal move", move_number)
         if not _in_stable_order(moves):
             raise self.fail(f"legal moves are not in sorted order: {_first(map(repr, moves))}", move_number)
+        return False
 
     def check_clone(self, state: GameState, move_number: int) -> None:
         copy = state.clone()
         if copy is state or not copy == state:
             raise self.fail("a clone differs from the original", move_number)
+        if copy.rng is state.rng:
+            raise self.fail("a clone shares the original's RNG", move_number)
         if state.is_over():
             return
-        before = state.to_dict()
+        # ``snapshot()`` shares nothing with the state (``to_dict()`` unless
+        # the engine has a cheaper one), so it still shows the state as it was.
+        before = state.snapshot()
         copy.apply(copy.legal_moves()[0])
-        if state.to_dict() != before:
+        if state.snapshot() != before:
             raise self.fail("a move applied to a clone changed the original", move_number)
 
 
@@ -129,7 +141,9 @@ def _catalogue(engine: Engine) -> frozenset[str]:
     """Every physical card label of the engine's game, built once per engine."""
     catalogue = _CATALOGUES.get(engine)
     if catalogue is None:
-        catalogue = frozenset(card.label for card in engine.game.physical_cards())
+        # interned, like the engines' labels: the set comparison of every
+        # move then matches cards by identity instead of comparing text
+        catalogue = frozenset(sys.intern(card.label) for card in engine.game.physical_cards())
         _CATALOGUES[engine] = catalogue
     return catalogue
 
