@@ -208,9 +208,10 @@ class CardFootballState(GameState):
 
     def legal_columns(self) -> list[int]:
         """The legal moves, typed: the columns the player may take from."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return list(self._legal)
+        legal = self._legal
+        if legal is None:  # computed once per position: the bot, apply and the checks share it
+            legal = self._legal = self._compute_legal()
+        return legal.copy()
 
     def _compute_legal(self) -> list[int]:
         if self.over:
@@ -394,14 +395,15 @@ class CardFootballState(GameState):
         self._goal(player, "long_shot")
 
     def _remove_rank(self, player: int, keep_suit: int, rank: int) -> None:
+        rank_of = self.engine.rank_of
         for suit, cards in enumerate(self.actives[player]):
             if suit == keep_suit:
                 continue
-            kept = [c for c in cards if self.engine.rank_of[c] != rank]
-            if len(kept) != len(cards):
-                self.events["rank_removals"] += len(cards) - len(kept)
-                self.removed.extend(c for c in cards if self.engine.rank_of[c] == rank)
-                cards[:] = kept
+            gone = [c for c in cards if rank_of[c] == rank]
+            if gone:
+                self.events["rank_removals"] += len(gone)
+                self.removed.extend(gone)
+                cards[:] = [c for c in cards if rank_of[c] != rank]
 
     def _same_card(self, player: int, suit: int, take: Take) -> bool:
         self.removed.append(self.actives[player][suit].pop())

@@ -191,23 +191,31 @@ class HimmelState(GameState):
         player = self.to_move
         hand = self.hands[player]
         value_of = engine.value_of
-        intervals = [self._open_interval(pile) for pile in range(len(self.piles))]
+        no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
+        # each pile's open interval (see _open_interval), inline: this runs every move
+        intervals = [
+            (value_of[cards[-1]] if cards else no_floor, value_of[stack[-1]] if stack else no_ceiling)
+            for cards, stack in zip(self.piles, self.target_stacks)
+        ]
         plays: list[Move] = []
+        numbers: list[str] = []
         first_special: dict[str, str] = {}  # kind -> its first card in the hand
         for card in hand:
             value = value_of.get(card)
             if value is None:
                 first_special.setdefault(engine.special_of[card], card)
                 continue
+            numbers.append(card)
             for pile, (low, high) in enumerate(intervals):
                 if low < value < high:
                     plays.append(("number", card, pile))
-        for kind in _SPECIALS_IN_MOVE_ORDER:
-            card = first_special.get(kind)
-            if card is not None:
-                plays += self._special_moves(player, card, kind)
+        if first_special:
+            for kind in _SPECIALS_IN_MOVE_ORDER:
+                card = first_special.get(kind)
+                if card is not None:
+                    plays += self._special_moves(player, card, kind)
         if engine.take_any_time or not plays:
-            plays += self._take_moves(hand)
+            plays += self._take_moves(numbers)
         return plays
 
     def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
@@ -228,10 +236,10 @@ class HimmelState(GameState):
             )
         return moves
 
-    def _take_moves(self, hand: list[str]) -> list[Move]:
+    def _take_moves(self, numbers: list[str]) -> list[Move]:
+        """The takes, given the number cards of the hand in hand order."""
         if not self.deck:
             return [("take", NO_CARD)]  # the last take: no new target is needed
-        numbers = [card for card in hand if card in self.engine.value_of]
         return [("take", card) for card in numbers] or [("take", NO_CARD)]
 
     def fits(self, pile: int, value: int) -> bool:
@@ -428,9 +436,16 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     takes.  It sees only its hand, the piles and the heaps.
     """
     assert isinstance(state, HimmelState)
+    value_of = state.engine.value_of
+    # Number moves are most of the list: their cost (move_cost's formula)
+    # from the piles' top values, looked up once per position.
+    floors = [value_of[cards[-1]] if cards else 0 for cards in state.piles]
     best_move, best_cost = None, float("inf")
     for move in state.moves():
-        cost = move_cost(state, move)
+        if move[0] == "number":
+            cost = 0.1 * (value_of[move[1]] - floors[move[2]])
+        else:
+            cost = move_cost(state, move)
         if cost < best_cost:
             best_move, best_cost = move, cost
     return best_move
