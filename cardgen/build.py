@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import json
+import multiprocessing
 import os
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -163,6 +164,19 @@ def _forget_cached_inputs() -> None:
         cached.cache_clear()
 
 
+def _warm_up(options: BuildOptions, jobs: list[Job]) -> None:
+    """Let each producer load, once in this process, what all its jobs need (dictionaries,
+    reference data, imports): forked workers inherit it instead of each loading it again.
+
+    A producer module opts in with ``warm_up(options, jobs)``; it must not start threads.
+    """
+    for name in sorted({job.producer for job in jobs}):
+        module = importlib.import_module(PRODUCERS[name].split(":")[0])
+        warm = getattr(module, "warm_up", None)
+        if warm is not None:
+            warm(options, [job for job in jobs if job.producer == name])
+
+
 def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
     """Run one job in a worker; errors come back as data (exceptions lose their locator when pickled)."""
     try:
@@ -194,6 +208,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))
+    if workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork":
+        _warm_up(options, jobs)
     artefacts: list[Artefact] = []
     done = 0
     if progress:

@@ -47,17 +47,41 @@ def artefact_path(game_id: str, language: str, paper: str) -> str:
 
 
 def plan(options, game: "Game", langs: list[str]) -> list:
-    """One job per language and paper (A4, and the A5 booklet)."""
+    """One job per language and paper (A4, and the A5 booklet).
+
+    The costs are roughly seconds of one core: an A5 booklet lays out more pages (and
+    sometimes twice, to pad them to a multiple of 4); head-game's answer key is the
+    largest single part of any rulebook.
+    """
     from cardgen.build import Job
 
-    cost = 1.5 + len(game.cards) / 40 + (3.0 if game.id == "head-game" else 0.0)
+    base = 0.8 + len(game.cards) / 60
+    extra = 3.0 if game.id == "head-game" else 0.0
     return [
         Job("rulebook", f"{game.id} {lang} rulebook {paper}", f"{MODULE}:rulebook_job",
-            (("game_id", game.id), ("lang", lang), ("paper", paper)), cost=cost,
-            targets=((game.id, lang),))
+            (("game_id", game.id), ("lang", lang), ("paper", paper)),
+            cost=base * (1.4 if paper == "a5" else 1.0) + extra, targets=((game.id, lang),))
         for lang in langs
         for paper in PAPERS
     ]
+
+
+def warm_up(options, jobs: list) -> None:
+    """Before the workers fork: import WeasyPrint, load the hyphenation dictionaries of the
+    build's languages and head-game's answer index once, instead of once per worker."""
+    import pyphen
+    import weasyprint  # noqa: F401 - the import itself is the work
+
+    from cardgen.build import load_game_cached
+    from cardgen.rulebook.book import warm_answer_key
+
+    args = [dict(job.args) for job in jobs]
+    for lang in sorted({a["lang"] for a in args}):
+        fallback = pyphen.language_fallback(lang)
+        if fallback:
+            pyphen.Pyphen(lang=fallback)
+    for game_id in sorted({a["game_id"] for a in args}):
+        warm_answer_key(load_game_cached(options.content_dir, game_id))
 
 
 def rulebook_job(options, game_id: str, lang: str, paper: str) -> list:
