@@ -55,6 +55,7 @@ class BuildOptions:
     templates_dir: Path | None = None
     workers: int | None = None  # None: one per core
     producers: tuple[str, ...] = ()  # empty: every registered producer
+    strict: bool = False  # fail before writing anything on missing, fuzzy or overflowing text
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,34 @@ def plan_jobs(options: BuildOptions) -> list[Job]:
     return jobs
 
 
+def check_translations(options: BuildOptions, jobs: list[Job]) -> None:
+    """``--strict``: raise :class:`~cardgen.errors.I18nError` on any missing, fuzzy,
+    overflowing or broken message of the games and languages these jobs build (and of
+    the common strings), before a single file is written."""
+    from cardgen.i18n import COMMON, check_strict
+
+    pairs = {target for job in jobs for target in job.targets}
+    games = sorted({game for game, _ in pairs})
+    langs = sorted({lang for _, lang in pairs if lang})
+    if games:
+        check_strict(options.content_dir, [COMMON, *games], langs or None)
+
+
+def fallback_summary(artefacts: list[Artefact]) -> list[tuple[str, str, int, list[str]]]:
+    """(game, language, messages, first warnings) for every game and language whose files
+    used source text in place of a missing or fuzzy translation (manifest ``fallback``)."""
+    found: dict[tuple[str, str], tuple[int, list[str]]] = {}
+    for artefact in artefacts:
+        extra = dict(artefact.extra)
+        count = extra.get("fallback") or 0
+        if not count:
+            continue
+        key = (artefact.game, artefact.lang or "")
+        if count > found.get(key, (0, []))[0]:
+            found[key] = (count, list(extra.get("warnings") or []))
+    return [(game, lang, count, warnings) for (game, lang), (count, warnings) in sorted(found.items())]
+
+
 def default_templates_dir(content_dir: Path) -> Path:
     """``templates/cards`` beside the content folder when there is one, else cardgen's own."""
     from cardgen.render.layout import TEMPLATES_DIR
@@ -206,6 +235,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     if options.templates_dir is None:
         options = replace(options, templates_dir=default_templates_dir(options.content_dir))
     jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
+    if options.strict:
+        check_translations(options, jobs)
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))
     if workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork":

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -15,7 +16,8 @@ from cardgen.build import PRODUCERS, BuildOptions, build
 from cardgen.cli import cli
 from cardgen.errors import TextOverflowError
 
-DECKS = Path(__file__).resolve().parent / "data" / "decks"
+ROOT = Path(__file__).resolve().parents[1]
+DECKS = ROOT / "tests" / "data" / "decks"
 CARDS = ("cards",)  # the rulebook producer needs content/common, which the test deck folder lacks
 KEYS = {"game", "kind", "lang", "paper", "path", "pages", "cards", "sha256"}
 
@@ -129,3 +131,35 @@ def test_progress_is_reported_per_job(decks, tmp_path):
 
 def test_producers_register_with_one_line():
     assert PRODUCERS["cards"] == "cardgen.render.producers:plan"
+
+
+def test_strict_build_fails_on_missing_text_before_writing_anything(decks, tmp_path):
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    args = ["--content", str(decks), "build", "--strict", "--out", str(out), "-j", "1", "--only", "cards"]
+    result = CliRunner().invoke(cli, [*args, "--paper", "a4"])
+    assert result.exit_code == 1
+    assert "strict build" in result.output and "quiz [en] missing: card.q-france.name" in result.output
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before  # nothing replaced
+    result = CliRunner().invoke(cli, [*args, "--lang", "ru", "--paper", "a4"])  # the source language is complete
+    assert result.exit_code == 0, result.output
+
+
+def test_fallback_to_the_source_is_summarised_and_strict_refuses_it(tmp_path):
+    content = tmp_path / "content"
+    for name in ("klepka", "common"):
+        shutil.copytree(ROOT / "content" / name, content / name)
+    (content / "klepka" / "locale" / "en.po").unlink()
+    out = tmp_path / "out"
+    args = ["--content", str(content), "build", "klepka", "--lang", "en", "--only", "rulebook", "--out", str(out)]
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 0, result.output
+    assert "fell back to the source text" in result.output
+    assert re.search(r"klepka \[en\]: \d+ message\(s\) \(e\.g\. klepka \[en\] ", result.output)
+    rulebooks = [f for f in _manifest(out) if f["kind"] == "rulebook"]
+    assert len(rulebooks) == 2 and all(f["fallback"] > 0 and f["warnings"] for f in rulebooks)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    result = CliRunner().invoke(cli, [*args, "--strict"])
+    assert result.exit_code == 1 and "klepka [en] missing" in result.output
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before

@@ -35,17 +35,21 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
               help="Run only this producer (repeatable), e.g. cards or rulebook (default: all).")
+@click.option("--strict", is_flag=True,
+              help="Fail (exit 1, no file written) on missing, fuzzy or overflowing text in any language built.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, producers: tuple[str, ...],
-          jobs: int | None) -> None:
+          strict: bool, jobs: int | None) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
     OUT/manifest.json.
 
     Every file is written to a temporary name and renamed when complete, so a
-    failed or interrupted build leaves the previous outputs whole.
+    failed or interrupted build leaves the previous outputs whole.  A language
+    with missing or fuzzy translations builds with the Russian source text in
+    their place and a warning at the end; --strict makes that an error.
     """
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
@@ -64,6 +68,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         profile=profile,
         workers=jobs,
         producers=tuple(producers),
+        strict=strict,
     )
     bar = None
     if sys.stderr.isatty():
@@ -85,6 +90,22 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         if bar and "bar" in bar:
             bar["bar"].__exit__(None, None, None)
     _summary(result)
+    _fallback_warnings(result)
+
+
+def _fallback_warnings(result) -> None:
+    """A short note of the languages that fell back to the source text (see the manifest)."""
+    from cardgen.build import fallback_summary
+
+    found = fallback_summary(result.artefacts)
+    if not found:
+        return
+    click.secho(f"warning: {len(found)} game/language pair(s) fell back to the source text "
+                "for missing or fuzzy translations:", fg="yellow", err=True)
+    for game, lang, count, warnings in found:
+        example = f" (e.g. {warnings[0]})" if warnings else ""
+        click.secho(f"  {game} [{lang}]: {count} message(s){example}", fg="yellow", err=True)
+    click.secho("  see 'cardgen i18n status'; 'cardgen build --strict' fails on these", fg="yellow", err=True)
 
 
 def _summary(result) -> None:
