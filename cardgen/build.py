@@ -186,10 +186,9 @@ def default_templates_dir(content_dir: Path) -> Path:
 def _forget_cached_inputs() -> None:
     """Content and layouts may have changed since an earlier build in this process."""
     from cardgen.render.layout import load_layout
-    from cardgen.render.sheets import _words
     from cardgen.render.shop import profiles
 
-    for cached in (load_game_cached, load_layout, _words, profiles):
+    for cached in (load_game_cached, load_layout, profiles):
         cached.cache_clear()
 
 

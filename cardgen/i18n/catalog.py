@@ -205,6 +205,9 @@ def _generic_usage(key: str, domain: str) -> _Usage:
                 "use (any lower-case case names, e.g. acc, dat, gen); not printed by itself.",
             )
         )
+    if domain == COMMON and key.startswith("pnp."):
+        return _Usage(("Print-and-play PDF: the instruction page before the card sheets (and its "
+                       "back). Placeholders in braces are filled in; keep them.",))
     if domain == COMMON:
         return _Usage(("Shared rulebook text (headings, tables, page furniture) of every game.",))
     parts = key.split(".")

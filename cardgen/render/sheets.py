@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -87,18 +85,25 @@ def fold_grid(card_w: float, card_h: float, paper_w: float, paper_h: float) -> t
     return best
 
 
-@lru_cache(maxsize=4)
-def _words(templates_dir: Path) -> dict[str, dict[str, str]]:
-    path = templates_dir / "print-and-play.yaml"
-    if not path.is_file():
-        path = TEMPLATES_DIR / "print-and-play.yaml"
-    return yaml.safe_load(path.read_text("utf-8"))["texts"]
+OWN_CONTENT = Path(__file__).resolve().parents[2] / "content"
 
 
-def word(templates_dir: Path, key: str, lang: str, **values) -> str:
-    table = _words(templates_dir)[key]
-    text = table.get(lang) or table.get(lang.split("-")[0]) or table["en"]
-    return text.format(**values)
+def pnp_words(game, lang: str):
+    """``word(key, **values)``: the words of the instruction page, the ``pnp.*`` messages of
+    the common catalogue (``content/common``; cardgen's own when the game's content folder
+    has none) in ``lang``, falling back to the source text like every other message."""
+    from cardgen.i18n import Texts
+    from cardgen.i18n.catalog import COMMON, SOURCE_LANGUAGE, TEXT_DIR
+
+    content_dir = game.root.parent
+    if not (content_dir / COMMON / TEXT_DIR / f"{SOURCE_LANGUAGE}.yaml").is_file():
+        content_dir = OWN_CONTENT
+    texts = Texts(game, lang, content_dir)
+
+    def word(key: str, **values) -> str:
+        return texts.plain(f"pnp.{key}", **values)
+
+    return word
 
 
 def render_pnp(game, lang: str, options: PnpOptions, templates_dir: Path | None = None) -> tuple[bytes, int, int]:
@@ -120,13 +125,13 @@ def render_pnp(game, lang: str, options: PnpOptions, templates_dir: Path | None 
     else:
         grid, direction = best_grid(size.width_mm, size.height_mm, pw, ph), ""
     sheets = math.ceil(len(cards) / grid.per_page)
-    top = _instructions(c, game, lang, options, templates_dir, len(cards), sheets, grid.per_page, pw, ph)
-    _sample(c, renderer, faces[0], backs[0], word(templates_dir, "front", lang), word(templates_dir, "back", lang),
-            top - 14)
+    word = pnp_words(game, lang)
+    top = _instructions(c, game, lang, options, word, len(cards), sheets, grid.per_page, pw, ph)
+    _sample(c, renderer, faces[0], backs[0], word("front"), word("back"), top - 14)
     pages = 1
     if not options.fold:
         c.showPage()
-        _instructions_back(c, lang, options, templates_dir, pw, ph)
+        _instructions_back(c, options, word, pw, ph)
         pages += 1
     for sheet in range(sheets):
         chunk = range(sheet * grid.per_page, min(len(cards), (sheet + 1) * grid.per_page))
@@ -301,7 +306,7 @@ def _paragraph(c, text: str, x: float, y: float, width: float, font: str, size: 
     return y
 
 
-def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page, pw, ph) -> float:
+def _instructions(c, game, lang, options, word, cards, sheets, per_page, pw, ph) -> float:
     mm = PT_PER_MM
     bold, regular = fonts.font_name("bold"), fonts.font_name("regular")
     left = 20 * mm
@@ -317,27 +322,27 @@ def _instructions(c, game, lang, options, templates_dir, cards, sheets, per_page
     c.drawString(left, y, title)
     y -= 9 * mm
     c.setFont(regular, 13)
-    c.drawString(left, y, f"{word(templates_dir, 'heading', lang)} · {PAPER_NAMES[options.paper]} · {lang}")
+    c.drawString(left, y, f"{word('heading')} · {PAPER_NAMES[options.paper]} · {lang}")
     y -= 11 * mm
     paper = PAPER_NAMES[options.paper]
-    items = [word(templates_dir, "summary", lang, cards=cards, sheets=sheets, paper=paper, per_page=per_page),
-             word(templates_dir, "scale", lang)]
+    items = [word("summary", cards=cards, sheets=sheets, paper=paper, per_page=per_page),
+             word("scale")]
     if options.fold:
-        items.append(word(templates_dir, "fold", lang))
+        items.append(word("fold"))
     else:
-        items.append(word(templates_dir, f"duplex-{options.duplex}", lang))
-    items.append(word(templates_dir, "cut", lang))
+        items.append(word(f"duplex-{options.duplex}"))
+    items.append(word("cut"))
     if not options.fold:
-        items.append(word(templates_dir, "offset", lang))
+        items.append(word("offset"))
     for n, item in enumerate(items, 1):
         c.setFont(bold, 11)
         c.drawString(left, y, f"{n}.")
         y = _paragraph(c, item, left + 7 * mm, y, width - 7 * mm, regular, 11) - 3 * mm
     # 50 mm scale bar
     y -= 6 * mm
-    _scale_bar(c, left, y, word(templates_dir, "scale-label", lang))
+    _scale_bar(c, left, y, word("scale-label"))
     if not options.fold:
-        _test_strip_front(c, pw, ph, word(templates_dir, "offset-title", lang))
+        _test_strip_front(c, pw, ph, word("offset-title"))
     return y / mm
 
 
@@ -418,7 +423,7 @@ def _test_strip_front(c, pw, ph, title: str = "") -> None:
     c.restoreState()
 
 
-def _instructions_back(c, lang, options: PnpOptions, templates_dir, pw, ph) -> None:
+def _instructions_back(c, options: PnpOptions, word, pw, ph) -> None:
     """The back half of the test: thick lines exactly behind the zeros of the front scales."""
     mm = PT_PER_MM
     cx, cy = pw * STRIP_X, ph * STRIP_Y
@@ -437,6 +442,6 @@ def _instructions_back(c, lang, options: PnpOptions, templates_dir, pw, ph) -> N
     c.line(bx * mm, (by + sign * 9) * mm, bx * mm, (by + sign * 15) * mm)
     c.line((bx + sign * 9) * mm, by * mm, (bx + sign * 15) * mm, by * mm)
     c.setFillColor(HexColor("#607d8b"))
-    _paragraph(c, word(templates_dir, "back-page", lang), 20 * mm, (ph - 25) * mm, (pw - 40) * mm,
+    _paragraph(c, word("back-page"), 20 * mm, (ph - 25) * mm, (pw - 40) * mm,
                fonts.font_name("regular"), 10)
     c.restoreState()
