@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from cardgen.engines.base import GameState as GameStateDefaults
 from cardgen.errors import InvariantViolation
 from cardgen.simulation import FULL_CHECKS, CheckPolicy, InvariantChecker
 
@@ -90,3 +93,76 @@ def test_the_clone_check_runs_on_its_schedule():
     assert [n for n in range(60) if policy.clone_due(n, over=False)] == [0, 1, 25, 50]
     assert policy.clone_due(37, over=True)
     assert not CheckPolicy(clone_every=0).clone_due(1, over=True)
+
+
+def test_a_clone_sharing_the_rng_is_caught(engines, monkeypatch):
+    engine, state = started(engines)
+    original_clone = type(state).clone
+
+    def clone_sharing_rng(self):
+        other = original_clone(self)
+        other.rng = self.rng  # the bug: a move on the clone would draw from the original's RNG
+        return other
+
+    monkeypatch.setattr(type(state), "clone", clone_sharing_rng)
+    with pytest.raises(InvariantViolation, match="shares the original's RNG"):
+        InvariantChecker(engine, 2, 4, FULL_CHECKS).check(state, 1)
+
+
+@pytest.mark.parametrize(("game", "players"), [("card-football", 2), ("himmel", 4)])
+def test_fast_paths_agree_with_the_contract_methods(engines, game, players):
+    """card_lists() and snapshot() are the engines' fast forms of card_places()
+    and to_dict(): same lists in the same order, and snapshots equal exactly
+    when the dicts are, independent of the state."""
+    from cardgen.engines.base import GameState
+
+    engine = engines(game)
+    state = engine.new_game(players, 11)
+    rng = random.Random(5)
+    while not state.is_over():
+        lists = state.card_lists()
+        assert [list(cards) for cards in lists] == list(state.card_places().values())
+        assert lists == GameState.card_lists(state)  # the base default gives the same
+        before, before_dict = state.snapshot(), state.to_dict()
+        copy = state.clone()
+        assert copy.snapshot() == before and copy == state
+        state.apply(rng.choice(state.legal_moves()))
+        assert (state.snapshot() == before) == (state.to_dict() == before_dict)
+        assert copy.snapshot() == before  # the snapshot and the clone kept the old state
+    assert GameState.snapshot(state) == state.to_dict()
+
+
+def test_copy_rng_is_equal_and_independent():
+    from cardgen.engines.base import copy_rng
+
+    original = random.Random(2024)
+    original.random()
+    copy = copy_rng(original)
+    assert copy is not original and copy.getstate() == original.getstate()
+    assert [copy.random() for _ in range(5)] == [original.random() for _ in range(5)]
+    copy.random()
+    assert copy.getstate() != original.getstate()
+
+
+def test_the_default_fast_paths_serve_engines_without_them(engines):
+    """An engine that implements only the contract methods (as head-game and
+    klepka may) is checked through the base defaults."""
+    from cardgen.engines.card_football import CardFootballState
+
+    class PlainState(CardFootballState):
+        card_lists = GameStateDefaults.card_lists
+        snapshot = GameStateDefaults.snapshot
+        clone = GameStateDefaults.clone
+
+        def card_places(self):
+            lists = [*self.columns, *self.actives[0], *self.actives[1]]
+            lists += (self.reserve, self.removed, self.save_pile, self.save_used)
+            return dict(zip(self.engine.place_names, lists))
+
+    engine = engines("card-football")
+    state = PlainState(engine, seed=4)
+    checker = InvariantChecker(engine, 2, 4, FULL_CHECKS)
+    checker.check(state, 0)
+    state.removed.append(state.columns[0][-1])
+    with pytest.raises(InvariantViolation, match="in two places"):
+        checker.check(state, 1)
