@@ -333,6 +333,7 @@ def render_html(
     templates_dir: Path | None = None,
     strict: bool = False,
     blank_pages: int = 0,
+    toc_pages: dict[str, int] | None = None,
 ) -> tuple[str, Texts]:
     """The rulebook as HTML, and the text lookup (holding its warnings)."""
     if paper not in PAPERS:
@@ -371,6 +372,9 @@ def render_html(
         "font_faces": _font_faces(),
         "created": stamp,
         "blank_pages": blank_pages,
+        # set: only a first page to drop, the contents with these page numbers, the blank
+        # pages and the quick reference (see _pad_booklet)
+        "toc_pages": toc_pages,
     }
     env = _environment(templates_dir)
     names = [f"{game.id}.html.j2", "rulebook.html.j2"]
@@ -408,10 +412,10 @@ def build_rulebook(
         card_image=lambda ref: _card_image(game, ref),
     )
 
-    def render(blank: int):
+    def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(
             game, language, paper, content_dir=content_dir, templates_dir=templates_dir,
-            strict=strict, blank_pages=blank,
+            strict=strict, blank_pages=blank, toc_pages=toc_pages,
         )
         try:
             document = HTML(
@@ -425,7 +429,7 @@ def build_rulebook(
 
     document, texts = render(0)
     if paper == "a5" and len(document.pages) % 4:
-        document, texts = render(4 - len(document.pages) % 4)
+        document = _pad_booklet(document, render) or render(4 - len(document.pages) % 4)[0]
     identifier = hashlib.sha256(
         f"{game.id}/{language}/{paper}/{len(document.pages)}".encode()
     ).hexdigest()[:32].encode()
@@ -441,6 +445,35 @@ def build_rulebook(
         warnings=list(texts.warnings),
         seconds=time.perf_counter() - started,
     )
+
+
+def _pad_booklet(document, render):
+    """The A5 booklet padded to a multiple of 4 pages without laying it all out again.
+
+    Blank pages go before the quick reference (the back cover), which moves the quick
+    reference and changes its number in the contents. Only those pages change, so they
+    are laid out in a small document of their own: a page to drop, the contents with
+    the page numbers now known, the blank pages and the quick reference, which lands on
+    its final page number and side. Its pages replace the contents and the quick
+    reference of the first layout. None when the first layout is not as expected (the
+    contents on page 2 alone, the quick reference alone on the last page): then the
+    caller lays the booklet out again.
+    """
+    pages = document.pages
+    total = len(pages) + (4 - len(pages) % 4)
+    starts: dict[str, int] = {}
+    for number, page in enumerate(pages, 1):
+        for name in page.anchors:
+            starts.setdefault(name, number)
+    body = [n for name, n in starts.items() if name not in ("contents", "quick")]
+    if starts.get("contents") != 2 or starts.get("quick") != len(pages) or min(body, default=0) != 3:
+        return None
+    toc_pages = dict(starts, quick=total)
+    patch, _ = render(total - 3, toc_pages)
+    if len(patch.pages) != total:
+        return None
+    blanks = patch.pages[len(pages) - 1:total - 1]
+    return document.copy([pages[0], patch.pages[1], *pages[2:-1], *blanks, patch.pages[-1]])
 
 
 class _Deflate:

@@ -157,3 +157,28 @@ def test_text_is_escaped(games, tmp_path):
     folder = _template(tmp_path, "<p>{{ plain('rules.goal') }}</p><p>{{ '<b>' }}</p>")
     html, _ = render_html(games["klepka"], "en", "a4", templates_dir=folder)
     assert "&lt;b&gt;" in html
+
+
+def test_the_booklet_padded_by_splicing_equals_a_second_full_layout(games, monkeypatch):
+    """A5 padding lays out only the contents, blank pages and quick reference again;
+    the result must be byte for byte the booklet laid out again in full."""
+    from cardgen.rulebook import book
+
+    spliced = []
+    real = book._pad_booklet
+
+    def spy(document, render):
+        result = real(document, render)
+        spliced.append(result is not None)
+        return result
+
+    monkeypatch.setattr(book, "_pad_booklet", spy)
+    for game_id, language in (("klepka", "ru"), ("himmel", "de"), ("card-football", "en"), ("himmel", "en")):
+        fast = build_rulebook(games[game_id], language, "a5")
+        if spliced:
+            break
+    assert spliced == [True], "no booklet needed padding, or splicing it failed"
+    monkeypatch.setattr(book, "_pad_booklet", lambda document, render: None)
+    full = build_rulebook(games[game_id], language, "a5")
+    assert fast.pages == full.pages and fast.pages % 4 == 0
+    assert fast.pdf == full.pdf
