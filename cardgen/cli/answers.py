@@ -19,8 +19,8 @@ import click
 
 from cardgen.cli import Settings
 from cardgen.cli.common import resolve_games, table
+from cardgen.engines.footballers import BUCKETS, CARD_ATTRIBUTES
 
-CARD_ATTRIBUTES = {"geo": ("country", "continent"), "position": ("position",), "fact": ("fact",)}
 
 
 @click.command()
@@ -38,12 +38,14 @@ def answers(settings: Settings, game: str, geo: str | None, position: str | None
             on: str, coverage: bool | None, as_json: bool) -> None:
     """List the footballers of GAME's reference base who answer a field."""
     from cardgen.content import load_game
-    from cardgen.engines.footballers import AnswerIndex, load_reference_base
+    from cardgen.engines.footballers import (
+        AnswerIndex, coverage_report, deck_weights, load_reference_base,
+    )
     from cardgen.engines.head_game import age_date
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
-    base = load_reference_base(settings.content_dir / game_id / "players",
+    base = load_reference_base(loaded.data_path("players"), loaded.data_path("countries"),
                                display_root=settings.content_dir.parent)
     day = age_date(on, base)
     aliases = card_aliases(loaded)
@@ -128,44 +130,6 @@ def _player_row(player: Any, day: date) -> dict[str, Any]:
 
 
 # -- coverage ------------------------------------------------------------------------------
-
-
-def deck_weights(game: Any) -> dict[str, Counter[str]]:
-    """Printed copies of each geo, position and fact value: how often each is dealt."""
-    weights: dict[str, Counter[str]] = {kind: Counter() for kind in CARD_ATTRIBUTES}
-    for card in game.cards:
-        for kind, attributes in CARD_ATTRIBUTES.items():
-            for attribute in attributes:
-                if attribute in card.attrs:
-                    weights[kind][str(card.attrs[attribute])] += card.copies
-    return weights
-
-
-def coverage_report(index: Any, weights: Mapping[str, Counter[str]]) -> dict[str, Any]:
-    """Fields by number of answers, plain and weighted by the deck, and per fact."""
-    counts = index.counts()
-    total_weight = 0
-    weighted: Counter[str] = Counter()
-    per_fact: dict[str, Counter[str]] = {}
-    for key, count in counts.items():
-        weight = weights["geo"][key.geo] * weights["position"][key.position] * weights["fact"][key.fact]
-        bucket = _bucket(count)
-        total_weight += weight
-        weighted[bucket] += weight
-        per_fact.setdefault(key.fact, Counter())[bucket] += 1
-    return {
-        "fields": index.coverage().as_dict(),
-        "dealt_share": {b: round(weighted[b] / total_weight, 4) if total_weight else 0.0 for b in BUCKETS},
-        "per_fact": {fact: {b: per_fact[fact][b] for b in BUCKETS} for fact in sorted(per_fact)},
-        "fact_cards": dict(sorted(weights["fact"].items())),
-    }
-
-
-BUCKETS = ("0", "1-2", "3-9", "10+")
-
-
-def _bucket(count: int) -> str:
-    return "0" if count == 0 else "1-2" if count <= 2 else "3-9" if count <= 9 else "10+"
 
 
 def _print_report(report: Mapping[str, Any]) -> None:

@@ -207,12 +207,12 @@ class _Checker:
             if back.art is not None:
                 self._check_file(back.art, self.at(GAME, "backs", i, "art"))
         for name, path in self.meta.data_files.items():
-            self._check_file(path, self.at(GAME, "data_files", name))
+            self._check_file(path, self.at(GAME, "data_files", name), folder_ok=True)
         for ci, card in enumerate(self.game.cards):
             if card.art is not None:
                 self._check_file(card.art, self.card_at(ci, "art"))
 
-    def _check_file(self, relative: str, locator: Locator) -> None:
+    def _check_file(self, relative: str, locator: Locator, *, folder_ok: bool = False) -> None:
         root = self.game.root.resolve()
         if Path(relative).is_absolute():
             self.fail(f"path '{relative}' is absolute; give it relative to the game folder", locator)
@@ -220,8 +220,9 @@ class _Checker:
         target = (root / relative).resolve()
         if not target.is_relative_to(root):
             self.fail(f"path '{relative}' leads outside the game folder {self._display(root)}", locator)
-        elif not target.is_file():
-            self.fail(f"file not found: '{relative}' (looked in {self._display(root)})", locator)
+        elif not (target.is_file() or (folder_ok and target.is_dir())):
+            what = "file or folder" if folder_ok else "file"
+            self.fail(f"{what} not found: '{relative}' (looked in {self._display(root)})", locator)
 
     def attributes(self) -> None:
         specs = self.meta.attributes

@@ -183,7 +183,8 @@ class GameMeta(Strict):
     )
     clarifications: list[Clarification] = Field(default_factory=list)
     data_files: dict[Id, RelativePath] = Field(
-        default_factory=dict, description="Extra data an engine reads (e.g. a reference base)."
+        default_factory=dict,
+        description="Extra data an engine reads (a file or a folder, e.g. a reference base).",
     )
     limits: Limits | None = None
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Iterable, Literal, Mapping
+from typing import TYPE_CHECKING, Annotated, Any, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
@@ -34,6 +34,9 @@ from cardgen.content.loader import validate_document
 from cardgen.content.model import ID_PATTERN
 from cardgen.content.yamlsource import YamlDocument, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator
+
+if TYPE_CHECKING:
+    from cardgen.content.loader import Game
 
 # --- the cards --------------------------------------------------------------------------
 
@@ -429,6 +432,10 @@ class AnswerIndex:
         return tuple(key for key, found in self._answers.items() if not found)
 
 
+#: Labels of the coverage buckets, indexed by ``_bucket``.
+BUCKETS = ("0", "1-2", "3-9", "10+")
+
+
 def _bucket(n: int) -> int:
     return 0 if n == 0 else 1 if n <= 2 else 2 if n <= 9 else 3
 
@@ -451,3 +458,42 @@ def geo_counts(base: ReferenceBase, *, beyond_country_cards: bool = False) -> di
                 for p in base.players
             )
     return result
+
+
+# -- coverage of the deck's fields ------------------------------------------------------
+
+#: Card attributes that name a field value, by card type.
+CARD_ATTRIBUTES = {"geo": ("country", "continent"), "position": ("position",), "fact": ("fact",)}
+
+
+def deck_weights(game: "Game") -> dict[str, Counter[str]]:
+    """Printed copies of each geo, position and fact value: how often each is dealt."""
+    weights: dict[str, Counter[str]] = {kind: Counter() for kind in CARD_ATTRIBUTES}
+    for card in game.cards:
+        for kind, attributes in CARD_ATTRIBUTES.items():
+            for attribute in attributes:
+                if attribute in card.attrs:
+                    weights[kind][str(card.attrs[attribute])] += card.copies
+    return weights
+
+
+def coverage_report(index: "AnswerIndex", weights: Mapping[str, Counter[str]]) -> dict[str, Any]:
+    """Fields by number of answers, plain and weighted by the deck, and per fact."""
+    counts = index.counts()
+    total_weight = 0
+    weighted: Counter[str] = Counter()
+    per_fact: dict[str, Counter[str]] = {}
+    for key, count in counts.items():
+        weight = weights["geo"][key.geo] * weights["position"][key.position] * weights["fact"][key.fact]
+        bucket = BUCKETS[_bucket(count)]
+        total_weight += weight
+        weighted[bucket] += weight
+        per_fact.setdefault(key.fact, Counter())[bucket] += 1
+    return {
+        "fields": index.coverage().as_dict(),
+        "dealt_share": {b: round(weighted[b] / total_weight, 4) if total_weight else 0.0 for b in BUCKETS},
+        "per_fact": {fact: {b: per_fact[fact][b] for b in BUCKETS} for fact in sorted(per_fact)},
+        "fact_cards": dict(sorted(weights["fact"].items())),
+    }
+
+
