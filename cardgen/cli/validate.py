@@ -29,6 +29,7 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     from cardgen.content import composition, load_games
 
     loaded = load_games(settings.content_dir, resolve_games(settings, games))
+    check_engine_content(loaded)
     for game in loaded:
         rows = composition(game)
         click.secho(f"{game.id}: {game.text(game.meta.title)}", bold=True)
@@ -45,6 +46,16 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     if run_simulation:
         check_playability(loaded, jobs)
     click.secho(f"{len(loaded)} game(s) valid.", fg="green")
+
+
+def check_engine_content(loaded: list) -> None:
+    """Build each game's engine, so that data only the engine reads is checked too."""
+    from cardgen.engines import engine_content_errors
+    from cardgen.errors import ContentErrors
+
+    errors = [error for game in loaded for error in engine_content_errors(game)]
+    if errors:
+        raise ContentErrors(errors)
 
 
 def check_playability(loaded: list, jobs: int) -> None:

@@ -46,6 +46,8 @@ class Game:
     cards: list[Card]
     messages: dict[str, dict[str, str]]  # language -> key -> text
     documents: dict[str, YamlDocument] = field(default_factory=dict, repr=False)
+    #: Paths in messages are shown relative to this folder (the content's parent).
+    display_root: Path | None = None
 
     @property
     def id(self) -> str:
@@ -124,6 +126,7 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
         cards=list(cards_file.cards),
         messages=messages,
         documents=reader.documents,
+        display_root=display_root,
     )
     reader.errors.extend(checks.check_game(game))
     # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
@@ -248,6 +251,9 @@ _EXPECTED = {
     "bool_type": "true or false",
     "list_type": "a list",
     "literal_error": "one of the listed values",
+    "date_type": "a date written YYYY-MM-DD",
+    "date_parsing": "a date written YYYY-MM-DD",
+    "date_from_datetime_parsing": "a date written YYYY-MM-DD",
 }
 
 

@@ -34,3 +34,23 @@ def engine_for(game: Game, options: Mapping[str, Any] | None = None) -> Engine:
     module_name, class_name = target.split(":")
     engine_class = getattr(importlib.import_module(module_name), class_name)
     return engine_class(game, options)
+
+
+def engine_content_errors(game: Game) -> list[ContentError]:
+    """Problems the game's engine finds in the content when it is built from it.
+
+    Engines read more than the generic checks cover (head-game's reference
+    base of footballers, the settings they need); building the engine is the
+    one way to check all of it.  A game without an engine has nothing to add.
+    """
+    from cardgen.errors import ContentErrors
+
+    if game.meta.engine is None:
+        return []
+    try:
+        engine_for(game)
+    except ContentErrors as failed:
+        return list(failed.errors)
+    except ContentError as failed:
+        return [failed]
+    return []

@@ -123,7 +123,7 @@ class HeadGameEngine(Engine):
         self.turn_limit = int(self.setting("turn_limit"))
         self.cards: dict[str, HeadCard] = {c.label: c for c in _cards(game)}
         self.base = base if base is not None else load_reference_base(
-            game.data_path("players"), game.data_path("countries"), display_root=game.root.parent)
+            game.data_path("players"), game.data_path("countries"), display_root=game.display_root)
         self.on = on or age_date(str(self.setting("age_date")), self.base)
         self.answers = AnswerMasks(self.base, self.on)
         # per label lookups, so that the hot paths never touch the content model

@@ -97,3 +97,19 @@ def test_validate_one_game():
     result = CliRunner().invoke(cli, ["--content", str(CONTENT), "validate", "himmel"])
     assert result.exit_code == 0
     assert "himmel: " in result.output and "klepka" not in result.output
+
+
+def test_validate_reports_errors_in_the_reference_base_the_engine_reads(tmp_path):
+    import shutil
+
+    content = tmp_path / "content"
+    shutil.copytree(CONTENT / "head-game", content / "head-game")
+    shutil.copytree(CONTENT / "common", content / "common")
+    players = content / "head-game" / "players" / "brazil.yaml"
+    text = players.read_text("utf-8")
+    players.write_text(text.replace("born: 1940-10-23", "born: someday", 1), "utf-8")
+    result = CliRunner().invoke(cli, ["--content", str(content), "validate", "head-game"])
+    assert result.exit_code == 1, result.output
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "born: 1940-10-23" in row)
+    assert f"error: content/head-game/players/brazil.yaml:{line}:" in result.output
+    assert "players[0].born): expected a date written YYYY-MM-DD, found text 'someday'" in result.output
