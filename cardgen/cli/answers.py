@@ -145,13 +145,17 @@ def _print_report(report: Mapping[str, Any]) -> None:
                  "" if r["age"] is None else r["age"], {True: "yes", False: "no"}.get(r["retired"], "?"))
                 for r in rows]))
     if "coverage" in report:
-        cov = report["coverage"]
         click.echo()
-        click.secho("coverage: fields (geography x position x fact) by number of answers", bold=True)
-        click.echo(table(["answers", "fields", "share", "share as dealt"], [
-            (b, cov["fields"][b], f"{cov['fields'][b] / max(1, sum(cov['fields'].values())):.3f}",
-             f"{cov['dealt_share'][b]:.3f}") for b in BUCKETS]))
-        click.echo()
-        click.echo(table(["fact", "cards", *BUCKETS], [
-            (fact, cov["fact_cards"].get(fact, 0), *(row[b] for b in BUCKETS))
-            for fact, row in cov["per_fact"].items()]))
+        echo_coverage(report["coverage"])
+
+
+def echo_coverage(cov: Mapping[str, Any]) -> None:
+    """Print a coverage report (see ``footballers.coverage_report``) as two tables."""
+    click.secho("coverage: fields (geography x position x fact) by number of answers", bold=True)
+    click.echo(table(["answers", "fields", "share", "share as dealt"], [
+        (b, cov["fields"][b], f"{cov['fields'][b] / max(1, sum(cov['fields'].values())):.3f}",
+         f"{cov['dealt_share'][b]:.3f}") for b in BUCKETS]))
+    click.echo()
+    click.echo(table(["fact", "cards", *BUCKETS], [
+        (fact, cov["fact_cards"].get(fact, 0), *(row[b] for b in BUCKETS))
+        for fact, row in cov["per_fact"].items()]))

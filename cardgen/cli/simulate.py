@@ -61,8 +61,13 @@ def simulate(
     elapsed = time.perf_counter() - started
     summary = summarize(RunInfo(game_id, count, seed, seats, bot, engine.options, engine.event_names), records)
     print_summary(summary, elapsed)
+    report = engine.content_report()
+    if report:
+        summary["content"] = report
     if json_file is not None:
-        json_file.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        from cardgen.fileio import write_text_atomic
+
+        write_text_atomic(json_file, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
         click.echo(f"wrote {json_file}")
     if summary["violations"]:
         for message in summary["violation_examples"]:

@@ -71,7 +71,8 @@ def check_playability(loaded: list, jobs: int) -> None:
             click.echo(f"{game.id}: no engine, playability not simulated")
             continue
         limits = game.meta.limits or Limits()
-        summary = measure(engine_for(game), limits, jobs=jobs)
+        engine = engine_for(game)
+        summary = measure(engine, limits, jobs=jobs)
         checks = check_limits(limits, summary)
         click.secho(
             f"{game.id}: {limits.games} games, seed {limits.seed}, "
@@ -82,10 +83,19 @@ def check_playability(loaded: list, jobs: int) -> None:
             (c.name, _number(c.measured), c.required, "ok" if c.ok else "FAILED") for c in checks
         ]))
         click.echo()
+        echo_content_report(engine.content_report())
         errors += limit_errors(game.root / "game.yaml", checks)
         errors += [_violation_error(game, message) for message in summary["violation_examples"]]
     if errors:
         raise ContentErrors(errors)
+
+
+def echo_content_report(report: dict) -> None:
+    if "coverage" in report:
+        from cardgen.cli.answers import echo_coverage
+
+        echo_coverage(report["coverage"])
+        click.echo()
 
 
 def _number(value: float) -> str:

@@ -180,6 +180,11 @@ class Engine(ABC):
     def bots(self) -> dict[str, Bot]:
         """Named bots; at least ``random`` and ``greedy``."""
 
+    def content_report(self) -> dict[str, Any]:
+        """Figures about the content that need no play (e.g. head-game's answer
+        coverage); ``simulate --json`` and ``validate --simulate`` include them."""
+        return {}
+
     def setting(self, name: str) -> Any:
         try:
             return self.game.meta.settings[name]

@@ -39,10 +39,13 @@ from cardgen.content.loader import Game
 from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome
 from cardgen.engines.footballers import (
     CONTINENT_CARDS,
+    AnswerIndex,
     COUNTRY_CARDS,
     FACTS,
     POSITION_CARDS,
     ReferenceBase,
+    coverage_report,
+    deck_weights,
     fact_value,
     load_reference_base,
     matches_geo,
@@ -132,6 +135,11 @@ class HeadGameEngine(Engine):
         self.design_group = {card.design: card.group for card in self.cards.values()}
         self.design_mask = {card.design: self.answers.masks[(card.group, card.value)]
                             for card in self.cards.values() if card.group != ACTION}
+
+    def content_report(self) -> dict[str, Any]:
+        """The answer coverage of the deck's fields on the engine's date."""
+        index = AnswerIndex(self.base, self.on)
+        return {"coverage": {"date": self.on.isoformat(), **coverage_report(index, deck_weights(self.game))}}
 
     def new_game(self, players: int, seed: int) -> "HeadGameState":
         return HeadGameState(self, players, seed)
