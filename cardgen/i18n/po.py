@@ -24,7 +24,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
-from babel.messages.pofile import denormalize, read_po, write_po
+from babel.messages.pofile import denormalize, normalize, read_po, write_po
 
 from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.fileio import write_bytes_atomic
@@ -106,8 +106,35 @@ def render(catalog: Catalog) -> bytes:
     for message in catalog:
         message.flags -= _AUTO_FLAGS
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=WIDTH, include_previous=True, sort_output=False)
-    return buffer.getvalue()
+    write_po(buffer, catalog, width=WIDTH, include_previous=False, sort_output=False)
+    return _with_previous_ids(buffer.getvalue().decode("utf-8"), catalog).encode("utf-8")
+
+
+def _with_previous_ids(text: str, catalog: Catalog) -> str:
+    """Add the ``#| msgid`` lines of fuzzy entries.
+
+    Babel wraps the previous msgid as prose, cutting through its quoted
+    strings, so a multi-line previous source would not read back; we write
+    those lines ourselves, quoted like any msgid, just before the entry's
+    msgctxt.
+    """
+    previous = {
+        message.context: message.previous_id[0]
+        for message in catalog
+        if message.context and message.fuzzy and message.previous_id
+    }
+    if not previous:
+        return text
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if line.startswith("msgctxt "):
+            key = denormalize(line[len("msgctxt "):])
+            if key in previous:
+                first, *rest = normalize(previous[key], width=WIDTH - 3).split("\n")
+                lines.append(f"#| msgid {first}")
+                lines.extend(f"#| {part}" for part in rest)
+        lines.append(line)
+    return "\n".join(lines)
 
 
 def template(domain: Domain) -> Catalog:

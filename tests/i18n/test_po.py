@@ -63,6 +63,35 @@ def test_update_merges_by_key_and_marks_a_changed_source_fuzzy(content):
     assert "#| msgid" in path.read_text("utf-8")
 
 
+def test_a_long_changed_source_reads_back_as_the_exact_previous_msgid(content):
+    domain = _domain(content)
+    update(domain, "en", create=True)
+    path = domain.po_path("en")
+    catalog = _po(path)
+    key = max(domain.messages, key=lambda k: len(domain.messages[k]))
+    old = domain.messages[key]
+    assert len(old) > 150  # long enough to be written over several lines
+    for message in catalog:
+        if message.context == key:
+            message.string = "Some translation."
+    from cardgen.i18n.po import render
+
+    path.write_bytes(render(catalog))
+    text_file = content / "klepka" / "text" / "ru.yaml"
+    text_file.write_text(text_file.read_text("utf-8").replace(old, "Новый текст."), "utf-8")
+    assert update(_domain(content), "en").fuzzied == [key]
+
+    entry = read_entries(path)[key]
+    assert entry.fuzzy and entry.previous == old
+    written = path.read_text("utf-8")
+    assert all(line.startswith(('#| msgid "', '#| "')) for line in written.splitlines() if line.startswith("#|"))
+    # a second update keeps the same previous text, not a mangled copy of it
+    update(_domain(content), "en")
+    assert read_entries(path)[key].previous == old
+    body = path.read_text("utf-8").split("\n\n", 1)[1]  # past the header's own comments
+    assert not [line for line in body.splitlines() if line.startswith("# ")]
+
+
 def test_a_removed_key_keeps_its_translation_as_obsolete(content):
     domain = _domain(content)
     update(domain, "en", create=True)
