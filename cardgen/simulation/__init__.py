@@ -3,8 +3,10 @@
 An engine plugs in by implementing :class:`cardgen.engines.base.Engine` and
 :class:`~cardgen.engines.base.GameState` (legal moves in sorted order,
 ``apply``, ``is_over``, ``outcome``, ``card_places``, ``to_dict``, ``clone``,
-bots ``random`` and ``greedy``, and ``move_bound``) and registering in
-``cardgen.engines.ENGINES``; nothing here knows a particular game.
+bots ``random`` and ``greedy``, and ``move_bound``; optionally the fast paths
+``card_lists`` and ``snapshot``, which the checks use after every move) and
+registering in ``cardgen.engines.ENGINES``; nothing here knows a particular
+game.
 
 * :func:`play_checked` plays one game under the invariant checks and raises
   :class:`cardgen.errors.InvariantViolation` (seed and move number);
