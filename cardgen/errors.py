@@ -51,6 +51,16 @@ class Locator:
         return replace(self, **changes)
 
 
+def shown_path(path: Path, root: Path | None) -> Path:
+    """``path`` as messages show it: relative to ``root`` when it lies inside."""
+    if root is not None:
+        try:
+            return path.relative_to(root)
+        except ValueError:
+            pass
+    return path
+
+
 class CardgenError(Exception):
     """Base of every error cardgen raises on purpose."""
 

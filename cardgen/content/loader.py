@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
-from cardgen.errors import ContentError, ContentErrors, Locator
+from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
 
 GAME_FILE = "game.yaml"
 CARDS_FILE = "cards.yaml"
@@ -154,12 +154,7 @@ class _Reader:
         self.errors.append(ContentError(message, locator))
 
     def display(self, path: Path) -> Path:
-        if self.display_root is not None:
-            try:
-                return path.relative_to(self.display_root)
-            except ValueError:
-                pass
-        return path
+        return shown_path(path, self.display_root)
 
     def document(self, name: str) -> YamlDocument | None:
         path = self.game_dir / name

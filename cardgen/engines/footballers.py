@@ -33,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from cardgen.content.loader import validate_document
 from cardgen.content.model import ID_PATTERN
 from cardgen.content.yamlsource import YamlDocument, read_yaml
-from cardgen.errors import ContentError, ContentErrors, Locator
+from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -195,12 +195,7 @@ def load_reference_base(
     errors: list[ContentError] = []
 
     def shown(path: Path) -> Path:
-        if display_root is not None:
-            try:
-                return path.relative_to(display_root)
-            except ValueError:
-                pass
-        return path
+        return shown_path(path, display_root)
 
     def read(path: Path) -> YamlDocument | None:
         try:

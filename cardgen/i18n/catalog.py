@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.errors import ContentErrors, I18nError, Locator
+from cardgen.errors import ContentErrors, I18nError, Locator, shown_path
 from cardgen.i18n import fit, refs
 
 if TYPE_CHECKING:
@@ -88,12 +88,7 @@ class Domain:
         return self.locale_dir / f"{self.id}.pot"
 
     def display(self, path: Path) -> str:
-        if self.display_root is not None:
-            try:
-                return path.relative_to(self.display_root).as_posix()
-            except ValueError:
-                pass
-        return path.as_posix()
+        return shown_path(path, self.display_root).as_posix()
 
     def languages(self) -> list[str]:
         """Languages with a PO file, sorted."""
@@ -246,13 +241,7 @@ def common_domain(content_dir: Path, display_root: Path | None = None) -> Domain
     path = root / TEXT_DIR / f"{SOURCE_LANGUAGE}.yaml"
     if not path.is_file():
         return None
-    shown = path
-    if display_root is not None:
-        try:
-            shown = path.relative_to(display_root)
-        except ValueError:
-            pass
-    doc = read_yaml(path, shown)
+    doc = read_yaml(path, shown_path(path, display_root))
     errors: list = []
     parsed = validate_document(doc, MessagesFile, errors)
     if parsed is None:

@@ -26,7 +26,7 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import denormalize, normalize, read_po, write_po
 
-from cardgen.errors import ContentError, I18nError, Locator
+from cardgen.errors import ContentError, I18nError, Locator, shown_path
 from cardgen.fileio import write_bytes_atomic
 from cardgen.i18n.catalog import Domain, SourceMessage
 
@@ -303,12 +303,7 @@ def locale_messages(game_dir: Path, display_root: Path | None = None
     if not folder.is_dir():
         return result, errors
     for path in sorted(folder.glob("*.po")):
-        shown = path
-        if display_root is not None:
-            try:
-                shown = path.relative_to(display_root)
-            except ValueError:
-                pass
+        shown = shown_path(path, display_root)
         try:
             entries = read_entries(path, str(shown))
         except I18nError as error:
