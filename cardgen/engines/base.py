@@ -154,6 +154,11 @@ class GameState(ABC):
 Bot = Callable[[GameState, random.Random], Move]
 
 
+def random_bot(state: GameState, rng: random.Random) -> Move:
+    """Uniform over the legal moves: the baseline bot every engine offers."""
+    return rng.choice(state.legal_moves())
+
+
 class Engine(ABC):
     """A game's rules, built from its loaded content and rule options."""
 

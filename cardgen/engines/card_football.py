@@ -41,7 +41,7 @@ from enum import Enum
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome, copy_rng
+from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome, copy_rng, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -573,10 +573,6 @@ _CASE_HANDLERS = {
 
 
 # -- bots ----------------------------------------------------------------------------------
-
-
-def random_bot(state: GameState, rng: random.Random) -> Any:
-    return rng.choice(state.legal_moves())
 
 
 #: Rough worth of each case to the taker, in goals: a shot scores 4/9 of the

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome
+from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome, random_bot
 from cardgen.engines.footballers import (
     CONTINENT_CARDS,
     AnswerIndex,
@@ -628,11 +628,6 @@ _HANDLERS = {
 # The seat's knowledge decides whether an answer comes; the bots decide how to
 # play the cards.  A bot may look at its own seat's knowledge (a player knows
 # whether a name comes to mind) and at the public field, never at other hands.
-
-
-def random_bot(state: GameState, rng: random.Random) -> Move:
-    """Uniform over the legal moves."""
-    return rng.choice(state.legal_moves())
 
 
 def greedy_bot(state: GameState, rng: random.Random) -> Move:

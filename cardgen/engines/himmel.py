@@ -26,7 +26,7 @@ import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Outcome, copy_rng
+from cardgen.engines.base import Bot, Engine, GameState, Outcome, copy_rng, random_bot
 from cardgen.engines.base import Move as AnyMove
 from cardgen.errors import ContentError, Locator, SimulationError
 
@@ -421,10 +421,6 @@ _PLAYS = {
 
 
 # -- bots ----------------------------------------------------------------------------------
-
-
-def random_bot(state: GameState, rng: random.Random) -> Any:
-    return rng.choice(state.legal_moves())
 
 
 def greedy_bot(state: GameState, rng: random.Random) -> Any:
