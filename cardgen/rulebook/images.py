@@ -1,8 +1,10 @@
 """Pictures of cards for the rulebook, from the card renderer.
 
 The card renderer owns drawing; this module only asks it for a PNG of one
-card face in one language.  Until the renderer offers such a function, there
-is no picture and the rulebook leaves an empty slot of the card's shape.
+card face in one language and keeps it for the process, so the A4 and A5
+books of a language draw each card once.  Where ``cardgen.render`` is not
+importable (a stripped-down install), the rulebook leaves an empty slot of the
+card's shape instead of a picture.
 """
 
 from __future__ import annotations
