@@ -1,8 +1,8 @@
 """Pictures of cards for the rulebook, from the card renderer.
 
 The card renderer owns drawing; this module only asks it for a PNG of one
-card face in one language and keeps it for the process, so the A4 and A5
-books of a language draw each card once.  Where ``cardgen.render`` is not
+card face in one language and keeps it for the process (the A4 and A5 books
+of a language built in one process draw each card once).  Where ``cardgen.render`` is not
 importable (a stripped-down install), the rulebook leaves an empty slot of the
 card's shape instead of a picture.
 """
