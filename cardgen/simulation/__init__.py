@@ -16,7 +16,7 @@ game.
   limits; :func:`replay` and :func:`replay_record` replay and record golden games.
 """
 
-from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker
+from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker, check_state
 from cardgen.simulation.limits import LimitCheck, check_limits, limit_errors, measure
 from cardgen.simulation.runner import (
     GameRecord,
@@ -44,6 +44,7 @@ __all__ = [
     "RunInfo",
     "RunPlan",
     "check_limits",
+    "check_state",
     "derive_seed",
     "game_seed",
     "limit_errors",

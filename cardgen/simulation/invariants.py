@@ -137,6 +137,12 @@ class InvariantChecker:
 _CATALOGUES: "weakref.WeakKeyDictionary[Engine, frozenset[str]]" = weakref.WeakKeyDictionary()
 
 
+def check_state(engine: Engine, state: GameState) -> None:
+    """Every invariant of one state as it stands, clone check included (for
+    hand-built positions in tests; a simulation keeps one checker per game)."""
+    InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
+
+
 def _catalogue(engine: Engine) -> frozenset[str]:
     """Every physical card label of the engine's game, built once per engine."""
     catalogue = _CATALOGUES.get(engine)

@@ -16,7 +16,7 @@ import pytest
 from cardgen.content import load_game
 from cardgen.engines.card_football import Case, CardFootballEngine, CardFootballState
 from cardgen.errors import SimulationError
-from cardgen.simulation import FULL_CHECKS, InvariantChecker
+from cardgen.simulation import check_state
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "card-football"
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -79,7 +79,7 @@ def position(
 
 
 def check(engine, state: CardFootballState) -> None:
-    InvariantChecker(engine, 2, state.seed, FULL_CHECKS).check(state, state.turn)
+    check_state(engine, state)
 
 
 def active(state, player: int, suit: str) -> list[str]:

@@ -23,7 +23,7 @@ from cardgen.content import load_game
 from cardgen.engines.footballers import Country, Player, ReferenceBase
 from cardgen.engines.head_game import FACT, GEO, LAY, LAY_FIRST, POSITION, PUNISH, START, FERGIE, HeadGameEngine, HeadGameState
 from cardgen.errors import SimulationError
-from cardgen.simulation import CheckPolicy, FULL_CHECKS, InvariantChecker, play_checked
+from cardgen.simulation import CheckPolicy, check_state, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "head-game"
@@ -140,7 +140,7 @@ def position(engine: HeadGameEngine, *, field: tuple[str, str, str], hands: list
 
 
 def check(engine: HeadGameEngine, state: HeadGameState) -> None:
-    InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
+    check_state(engine, state)
 
 
 def play(engine: HeadGameEngine, state: HeadGameState, *moves) -> None:

@@ -16,7 +16,7 @@ import pytest
 from cardgen.content import load_game
 from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot
 from cardgen.errors import SimulationError
-from cardgen.simulation import FULL_CHECKS, InvariantChecker
+from cardgen.simulation import check_state
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "himmel"
 SPECIALS = {"R": "special-reverse", "S": "special-steal", "T": "special-raise-target"}
@@ -63,7 +63,7 @@ def position(
 
 
 def check(engine, state: HimmelState) -> None:
-    InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
+    check_state(engine, state)
 
 
 # -- the deal -------------------------------------------------------------------------------

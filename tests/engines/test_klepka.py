@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardgen.content import load_game
 from cardgen.engines.klepka import FLIP, OVER, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState, Memory
 from cardgen.errors import ContentError, SimulationError
-from cardgen.simulation import FULL_CHECKS, CheckPolicy, InvariantChecker, play_checked
+from cardgen.simulation import CheckPolicy, check_state, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "klepka"
@@ -68,7 +68,7 @@ def position(engine: KlepkaEngine, board: dict[int, str], *, players: int = 2, m
 
 
 def check(engine: KlepkaEngine, state: KlepkaState) -> None:
-    InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
+    check_state(engine, state)
 
 
 def play(engine: KlepkaEngine, state: KlepkaState, *moves) -> None:
