@@ -41,7 +41,7 @@ from enum import Enum
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Move, Outcome, copy_rng, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Move, Outcome, copy_rng, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -169,6 +169,7 @@ class CardFootballEngine(Engine):
 
 
 class CardFootballState(GameState):
+    rng_class = EventRandom  # chance only at shuffles: cheap to clone
     engine: CardFootballEngine
 
     def __init__(self, engine: CardFootballEngine, seed: int, *, deal: bool = True):

@@ -26,7 +26,7 @@ import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, GameState, Outcome, copy_rng, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, copy_rng, random_bot
 from cardgen.engines.base import Move as AnyMove
 from cardgen.errors import ContentError, Locator, SimulationError
 
@@ -117,6 +117,7 @@ class HimmelEngine(Engine):
 
 
 class HimmelState(GameState):
+    rng_class = EventRandom  # chance only at shuffles and steals: cheap to clone
     engine: HimmelEngine
 
     def __init__(self, engine: HimmelEngine, players: int, seed: int, *, deal: bool = True):

@@ -14,10 +14,11 @@ simulation can afford them on every move:
 * a clone equals the original and does not share its lists or its RNG (a move
   applied to the clone leaves the original unchanged).
 
-The clone check copies and compares the whole state including the RNG's
-625-word state (several times the cost of a move), so by default it runs
-after the first move, every 25th move and the last; every other check runs
-after every move.  ``FULL_CHECKS`` runs the clone check after every move too
+The clone check copies the state, compares it and plays a move on the copy:
+several times the cost of a move (more for engines whose RNG is a
+``random.Random``, whose 625 words are copied and compared), so by default it
+runs after the first move, every 25th move and the last; every other check
+runs after every move.  ``FULL_CHECKS`` runs the clone check after every move too
 (the tests use it; ``cardgen simulate --clone-check-every 1``).
 """
 

@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 #: file stem -> (game, players, seed, bot, options)
 CASES = {
     "card-football-seed1-random": ("card-football", 2, 1, "random", {}),
-    "card-football-seed2-greedy-extra-time": ("card-football", 2, 2, "greedy", {"result": "extra-time"}),
+    "card-football-seed10-greedy-extra-time": ("card-football", 2, 10, "greedy", {"result": "extra-time"}),
     "card-football-seed3-greedy-after-save": ("card-football", 2, 3, "greedy", {"added-cards": "after-save"}),
     "himmel-4p-seed3-greedy": ("himmel", 4, 3, "greedy", {}),
     "himmel-6p-seed4-random-stuck-one-card": (

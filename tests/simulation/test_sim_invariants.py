@@ -144,6 +144,29 @@ def test_copy_rng_is_equal_and_independent():
     assert copy.getstate() != original.getstate()
 
 
+
+def test_event_random_copies_draw_alike_and_events_differ():
+    from cardgen.engines.base import EventRandom, copy_rng
+
+    original = EventRandom(2024)
+    original.shuffle(list(range(10)))
+    copy = copy_rng(original)
+    assert isinstance(copy, EventRandom) and copy is not original
+    assert copy.getstate() == original.getstate() == (2024, 1)
+    decks = [list(range(52)) for _ in range(2)]
+    copy.shuffle(decks[0])
+    original.shuffle(decks[1])
+    assert decks[0] == decks[1] != list(range(52))
+    copy.randrange(10)
+    assert copy.getstate() != original.getstate()  # the copy drew alone
+    # successive events of one game, and the same event of two games, differ
+    first, second, other_game = list(range(52)), list(range(52)), list(range(52))
+    rng = EventRandom(7)
+    rng.shuffle(first)
+    rng.shuffle(second)
+    EventRandom(8).shuffle(other_game)
+    assert first != second and first != other_game
+
 def test_the_default_fast_paths_serve_engines_without_them(engines):
     """An engine that implements only the contract methods (as head-game and
     klepka may) is checked through the base defaults."""
