@@ -38,7 +38,7 @@ PRODUCERS: dict[str, str] = {
 }
 
 MANIFEST = "manifest.json"
-KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "report")
+KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "answer-key", "report")
 
 
 @dataclass(frozen=True)

@@ -32,7 +32,7 @@ from weasyprint.urls import FatalURLFetchingError
 
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n.texts import Texts, Warning_
-from cardgen.rulebook import images
+from cardgen.rulebook import answers, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FONTS_DIR = Path(__file__).resolve().parents[1] / "fonts"
 PAPERS = ("a4", "a5")
+#: The documents rendered from templates/rulebook/: the template names to try, in order.
+PARTS = {"rulebook": ("{game}.html.j2", "rulebook.html.j2"), "answer-key": ("answer-key.html.j2",)}
 FONT_FILES = {
     ("CardgenSans", "normal", "normal"): "DejaVuSans.ttf",
     ("CardgenSans", "bold", "normal"): "DejaVuSans-Bold.ttf",
@@ -65,6 +67,7 @@ class Rulebook:
     pages: int
     warnings: list[Warning_] = field(default_factory=list)
     seconds: float = 0.0
+    part: str = "rulebook"  # or "answer-key" (head-game's answer key booklet)
 
 
 # --- the data the templates see -----------------------------------------------------------
@@ -217,75 +220,6 @@ def clarifications(game: "Game", texts: Texts) -> list[dict[str, Any]]:
     return result
 
 
-def answer_key(game: "Game", texts: Texts, per_cell: int) -> dict[str, Any] | None:
-    """head-game: example footballers for every field, from the reference base."""
-    players_dir = game.root / "players"
-    if game.id != "head-game":
-        return None
-    if not players_dir.is_dir():
-        return {"available": False}
-    from cardgen.engines import footballers as fb
-
-    base, index = _answer_index(players_dir, _stamp(players_dir))
-    cards = {c.attrs.get("country") or c.attrs.get("continent") or c.attrs.get("position")
-             or c.attrs.get("fact"): c for c in game.cards if c.group != "action"}
-    language = texts.language
-
-    def name_of(card_value: str) -> Markup:
-        card = cards[card_value]
-        return texts.markup(card.text["name"])
-
-    def player_name(player) -> str:
-        return player.name_ru if language == "ru" else player.name
-
-    tables = []
-    answered = 0
-    for geo in fb.GEO_CARDS:
-        rows = []
-        for fact in fb.FACTS:
-            cells = []
-            for position in fb.POSITION_CARDS:
-                found = index.answers(geo, position, fact)
-                answered += bool(found)
-                cells.append(
-                    {
-                        "names": [player_name(p) for p in found[:per_cell]],
-                        "more": max(0, len(found) - per_cell),
-                    }
-                )
-            rows.append({"fact": name_of(fact), "cells": cells})
-        tables.append({"geo": geo, "name": texts.plain(cards[geo].text["name"]), "rows": rows})
-    return {
-        "available": True,
-        "as_of": base.as_of,
-        "positions": [name_of(p) for p in fb.POSITION_CARDS],
-        "tables": tables,
-        "answered": answered,
-        "total": len(fb.all_fields()),
-    }
-
-
-def warm_answer_key(game: "Game") -> None:
-    """Read the reference base behind the answer key now (kept for the process)."""
-    players_dir = game.root / "players"
-    if game.id == "head-game" and players_dir.is_dir():
-        _answer_index(players_dir, _stamp(players_dir))
-
-
-def _stamp(folder: Path) -> tuple:
-    files = sorted(folder.glob("*.yaml")) + [folder.parent / "countries.yaml"]
-    return tuple((str(p), p.stat().st_mtime_ns) for p in files if p.is_file())
-
-
-@functools.lru_cache(maxsize=2)
-def _answer_index(players_dir: Path, stamp: tuple):
-    """The reference base and its answer index, read once per process (and per change)."""
-    from cardgen.engines import footballers as fb
-
-    base = fb.load_reference_base(players_dir)
-    return base, fb.AnswerIndex(base, base.as_of)
-
-
 # --- rendering -----------------------------------------------------------------------------
 
 
@@ -338,10 +272,14 @@ def render_html(
     strict: bool = False,
     blank_pages: int = 0,
     toc_pages: dict[str, int] | None = None,
+    part: str = "rulebook",
 ) -> tuple[str, Texts]:
-    """The rulebook as HTML, and the text lookup (holding its warnings)."""
+    """The rulebook (or, with ``part="answer-key"``, head-game's answer key) as HTML,
+    and the text lookup (holding its warnings)."""
     if paper not in PAPERS:
         raise RenderError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
+    if part not in PARTS:
+        raise RenderError(f"unknown rulebook part '{part}'; expected one of: {', '.join(PARTS)}")
     templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
     texts = Texts(game, language, content_dir, strict=strict)
 
@@ -372,7 +310,8 @@ def render_html(
         "groups": card_groups(game, texts, image_url),
         "options": rule_options(game, texts),
         "clarifications": clarifications(game, texts),
-        "answers": answer_key(game, texts, per_cell=2 if paper == "a4" else 1),
+        # the rulebook says where the answer key is; the answer key booklet holds the tables
+        "answers": answers.answer_key(game, texts) if part == "answer-key" else answers.pointer(game, language),
         "font_faces": _font_faces(),
         "created": stamp,
         "blank_pages": blank_pages,
@@ -381,7 +320,7 @@ def render_html(
         "toc_pages": toc_pages,
     }
     env = _environment(templates_dir)
-    names = [f"{game.id}.html.j2", "rulebook.html.j2"]
+    names = [name.format(game=game.id) for name in PARTS[part]]
     try:
         template = env.select_template(names)
         html = template.render(**context)
@@ -406,6 +345,28 @@ def build_rulebook(
     The A5 edition is a booklet: its page count is padded with blank pages to
     a multiple of 4, before the quick reference, which stays on the back.
     """
+    return _build(game, language, paper, "rulebook", content_dir=content_dir, templates_dir=templates_dir,
+                  strict=strict)
+
+
+def build_answer_key(
+    game: "Game",
+    language: str,
+    *,
+    content_dir: Path | None = None,
+    templates_dir: Path | None = None,
+    strict: bool = False,
+) -> Rulebook:
+    """Render head-game's answer key in ``language``: a booklet of its own (A4), which
+    the rulebook names (see :mod:`cardgen.rulebook.answers`)."""
+    if not answers.applies(game):
+        raise RenderError(f"game '{game.id}' has no answer key")
+    return _build(game, language, answers.PAPER, "answer-key", content_dir=content_dir,
+                  templates_dir=templates_dir, strict=strict)
+
+
+def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: Path | None,
+           templates_dir: Path | None, strict: bool) -> Rulebook:
     from weasyprint import HTML
 
     started = time.perf_counter()
@@ -419,7 +380,7 @@ def build_rulebook(
     def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(
             game, language, paper, content_dir=content_dir, templates_dir=templates_dir,
-            strict=strict, blank_pages=blank, toc_pages=toc_pages,
+            strict=strict, blank_pages=blank, toc_pages=toc_pages, part=part,
         )
         try:
             document = HTML(
@@ -432,22 +393,23 @@ def build_rulebook(
         return document, texts
 
     document, texts = render(0)
-    if paper == "a5" and len(document.pages) % 4:
+    if part == "rulebook" and paper == "a5" and len(document.pages) % 4:
         document = _pad_booklet(document, render) or render(4 - len(document.pages) % 4)[0]
-    identifier = hashlib.sha256(
-        f"{game.id}/{language}/{paper}/{len(document.pages)}".encode()
-    ).hexdigest()[:32].encode()
+    name = f"{game.id}/{language}/{paper}" if part == "rulebook" else f"{game.id}/{language}/{part}/{paper}"
+    identifier = hashlib.sha256(f"{name}/{len(document.pages)}".encode()).hexdigest()[:32].encode()
     with _deflate_level(6):
         pdf = document.write_pdf(pdf_identifier=identifier)
+    pages = len(document.pages)
     fetcher.check()
     return Rulebook(
         game=game.id,
         language=language,
         paper=paper,
         pdf=pdf,
-        pages=len(document.pages),
+        pages=pages,
         warnings=list(texts.warnings),
         seconds=time.perf_counter() - started,
+        part=part,
     )
 
 

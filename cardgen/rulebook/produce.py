@@ -1,4 +1,5 @@
-"""Writing the rulebooks of a game: every language it builds in, A4 and A5."""
+"""Writing the rulebooks of a game: every language it builds in, A4 and A5, and head-game's
+answer key booklet (A4) once per language."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from cardgen.fileio import write_bytes_atomic
-from cardgen.rulebook.book import PAPERS, Rulebook, build_rulebook
+from cardgen.rulebook import answers
+from cardgen.rulebook.book import PAPERS, Rulebook, build_answer_key, build_rulebook
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -34,6 +36,11 @@ def write_rulebooks(
             book = build_rulebook(game, language, paper, content_dir=content_dir, strict=strict)
             path = write_bytes_atomic(rulebook_path(out_dir, game.id, language, paper), book.pdf)
             written.append((path, book))
+        if answers.available(game):
+            book = build_answer_key(game, language, content_dir=content_dir, strict=strict)
+            folder = rulebook_path(out_dir, game.id, language, answers.PAPER).parent
+            path = write_bytes_atomic(folder / answers.file_name(game.id, language), book.pdf)
+            written.append((path, book))
     return written
 
 
@@ -47,23 +54,28 @@ def artefact_path(game_id: str, language: str, paper: str) -> str:
 
 
 def plan(options, game: "Game", langs: list[str]) -> list:
-    """One job per language and paper (A4, and the A5 booklet).
+    """One job per language and paper (A4, and the A5 booklet), and for head-game one
+    answer key booklet per language.
 
-    The costs are roughly seconds of one core: an A5 booklet lays out more pages (and
-    sometimes twice, to pad them to a multiple of 4); head-game's answer key is the
-    largest single part of any rulebook.
+    The costs are roughly seconds of one core (measured): an A5 booklet lays out more
+    pages (and sometimes a few of them twice, to pad them to a multiple of 4); the
+    answer key's thirteen tables are the largest single document.
     """
     from cardgen.build import Job
 
-    base = 0.8 + len(game.cards) / 60
-    extra = 3.0 if game.id == "head-game" else 0.0
-    return [
+    base = 0.5 + len(game.cards) / 40
+    jobs = [
         Job("rulebook", f"{game.id} {lang} rulebook {paper}", f"{MODULE}:rulebook_job",
             (("game_id", game.id), ("lang", lang), ("paper", paper)),
-            cost=base * (1.4 if paper == "a5" else 1.0) + extra, targets=((game.id, lang),))
+            cost=base * (1.1 if paper == "a5" else 1.0), targets=((game.id, lang),))
         for lang in langs
         for paper in PAPERS
     ]
+    if answers.available(game):
+        jobs += [Job("rulebook", f"{game.id} {lang} answer key", f"{MODULE}:answer_key_job",
+                     (("game_id", game.id), ("lang", lang)), cost=2.5, targets=((game.id, lang),))
+                 for lang in langs]
+    return jobs
 
 
 def warm_up(options, jobs: list) -> None:
@@ -73,15 +85,14 @@ def warm_up(options, jobs: list) -> None:
     import weasyprint  # noqa: F401 - the import itself is the work
 
     from cardgen.build import load_game_cached
-    from cardgen.rulebook.book import warm_answer_key
 
     args = [dict(job.args) for job in jobs]
     for lang in sorted({a["lang"] for a in args}):
         fallback = pyphen.language_fallback(lang)
         if fallback:
             pyphen.Pyphen(lang=fallback)
-    for game_id in sorted({a["game_id"] for a in args}):
-        warm_answer_key(load_game_cached(options.content_dir, game_id))
+    for game_id in sorted({a["game_id"] for a, job in zip(args, jobs) if job.func.endswith(":answer_key_job")}):
+        answers.warm_answer_key(load_game_cached(options.content_dir, game_id))
 
 
 def rulebook_job(options, game_id: str, lang: str, paper: str) -> list:
@@ -91,9 +102,26 @@ def rulebook_job(options, game_id: str, lang: str, paper: str) -> list:
     game = load_game_cached(options.content_dir, game_id)
     book = build_rulebook(game, lang, paper, content_dir=options.content_dir,
                           strict=bool(getattr(options, "strict", False)))
+    return [write_artefact(options, artefact_path(game_id, lang, paper), book.pdf, game=game_id,
+                           kind="rulebook", lang=lang, paper=paper, pages=book.pages, **_fallback(book))]
+
+
+def _fallback(book: Rulebook) -> dict:
+    """The manifest's note of messages printed in the source language for want of a translation."""
     fallback = sorted({w.key for w in book.warnings})
-    extra = {"fallback": len(fallback)}
+    extra: dict = {"fallback": len(fallback)}
     if fallback:
         extra["warnings"] = [str(w) for w in book.warnings[:20]]
-    return [write_artefact(options, artefact_path(game_id, lang, paper), book.pdf, game=game_id,
-                           kind="rulebook", lang=lang, paper=paper, pages=book.pages, **extra)]
+    return extra
+
+
+def answer_key_job(options, game_id: str, lang: str) -> list:
+    """Render head-game's answer key booklet in one language (kind: answer-key)."""
+    from cardgen.build import load_game_cached, write_artefact
+
+    game = load_game_cached(options.content_dir, game_id)
+    book = build_answer_key(game, lang, content_dir=options.content_dir,
+                            strict=bool(getattr(options, "strict", False)))
+    return [write_artefact(options, f"{game_id}/{lang}/{answers.file_name(game_id, lang)}", book.pdf,
+                           game=game_id, kind="answer-key", lang=lang, paper=book.paper, pages=book.pages,
+                           **_fallback(book))]

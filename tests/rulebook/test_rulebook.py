@@ -1,7 +1,8 @@
-"""Rulebooks: text in the right language, counts from the deck, a fence around files.
+"""Rulebooks: text in the right language, counts from the deck, a fence around files;
+head-game's answer key as a booklet of its own.
 
-One small PDF is rendered (klepka, German, A5 booklet); the other checks work
-on the HTML, which is what WeasyPrint lays out.
+A few PDFs are rendered (klepka, German, A5 booklet; head-game's German answer key,
+twice); the other checks work on the HTML, which is what WeasyPrint lays out.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pypdf import PdfReader
 
 from cardgen.content import load_games
 from cardgen.errors import RenderError
-from cardgen.rulebook import build_rulebook, components, render_html
+from cardgen.rulebook import PAPERS, build_answer_key, build_rulebook, components, render_html
 from cardgen.i18n import Texts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,11 +110,56 @@ def test_the_pdf_counts_table_shows_the_deck_total(klepka_de_a5, games):
     assert f"Gesamt {len(games['klepka'].physical_cards())}" in text
 
 
-def test_head_game_has_an_answer_key_with_real_players(games):
-    html, _ = render_html(games["head-game"], "en", "a4")
-    assert "Appendix: answer key" in html
+def test_head_game_answer_key_is_a_booklet_of_its_own_with_real_players(games):
+    html, _ = render_html(games["head-game"], "en", "a4", part="answer-key")
+    assert "<h1>Answer key</h1>" in html
     assert "Zinedine Zidane" in html
     assert html.count('<div class="answers-block">') == 13
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_the_head_game_rulebook_says_where_the_answer_key_is(games, paper):
+    html, _ = render_html(games["head-game"], "de", paper)
+    assert "answers-block" not in html and "Zinedine" not in html
+    assert '<a href="#answers">Lösungsschlüssel</a>' in html  # listed in the contents
+    section = html[html.index('<section id="answers"'):]
+    assert "(Datei head-game-de-answers-a4.pdf)" in section[:section.index("</section>")]
+    assert "832 Kombinationen" in section
+
+
+def test_other_games_have_no_answer_key(games):
+    html, _ = render_html(games["klepka"], "en", "a4")
+    assert 'id="answers"' not in html
+    with pytest.raises(RenderError, match="no answer key"):
+        build_answer_key(games["klepka"], "en")
+
+
+def test_the_answer_key_pdf_is_deterministic_and_complete(games, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    game = games["head-game"]
+    book = build_answer_key(game, "de")
+    assert book.part == "answer-key" and book.paper == "a4"
+    reader = PdfReader(io.BytesIO(book.pdf))
+    assert len(reader.pages) == book.pages >= 10
+    assert round(float(reader.pages[0].mediabox.width) / 72 * 25.4) == 210
+    text = _pdf_text(book.pdf)
+    assert "Lösungsschlüssel" in text and "Zinedine Zidane" in text
+    geo_names = [Texts(game, "de").plain(card.text["name"]) for card in game.cards if card.attrs.get("country")
+                 or card.attrs.get("continent")]
+    assert len(geo_names) == 13 and all(name in text for name in geo_names)
+    assert build_answer_key(game, "de").pdf == book.pdf
+
+
+def test_the_build_plans_one_answer_key_per_language_of_head_game(games, tmp_path):
+    from cardgen.build import BuildOptions
+    from cardgen.rulebook.produce import plan
+
+    options = BuildOptions(content_dir=CONTENT, out_dir=tmp_path)
+    head = plan(options, games["head-game"], ["ru", "en", "de"])
+    keys = [job for job in head if job.func.endswith(":answer_key_job")]
+    assert [dict(job.args)["lang"] for job in keys] == ["ru", "en", "de"]
+    assert len(head) == 3 * len(PAPERS) + 3
+    assert not [job for job in plan(options, games["klepka"], ["en"]) if job.func.endswith(":answer_key_job")]
 
 
 def test_clarifications_and_options_come_from_the_content(games):
