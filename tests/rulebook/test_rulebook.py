@@ -7,6 +7,7 @@ twice); the other checks work on the HTML, which is what WeasyPrint lays out.
 
 from __future__ import annotations
 
+import gc
 import io
 import re
 from collections import Counter
@@ -147,6 +148,7 @@ def test_the_answer_key_pdf_is_deterministic_and_complete(games, monkeypatch):
     geo_names = [Texts(game, "de").plain(card.text["name"]) for card in game.cards if card.attrs.get("country")
                  or card.attrs.get("continent")]
     assert len(geo_names) == 13 and all(name in text for name in geo_names)
+    assert gc.isenabled()  # the collector paused for the layout runs again
     assert build_answer_key(game, "de").pdf == book.pdf
 
 
