@@ -22,8 +22,6 @@ load on the machine disturbs much less than the wall clock.  The target is
 from __future__ import annotations
 
 import argparse
-import os
-import random
 import resource
 import sys
 import time
@@ -38,18 +36,15 @@ from cardgen.engines import engine_for  # noqa: E402
 from cardgen.engines.base import Engine  # noqa: E402
 from cardgen.simulation import CheckPolicy, run_games  # noqa: E402
 
+from benchmarks.common import load_average, play_bare_games  # noqa: E402
+
 GAMES = {"card-football": 2, "himmel": 4}
 
 
 def bare_engine_rate(engine: Engine, players: int, games: int, bot: str) -> float:
-    choose = engine.bots()[bot]
-    started = time.perf_counter()
-    for seed in range(games):
-        state = engine.new_game(players, seed)
-        rng = random.Random(seed)
-        while not state.is_over():
-            state.apply(choose(state, rng))
-    return games / (time.perf_counter() - started)
+    """Games per CPU second of the bare engine and bot."""
+    seconds, _ = play_bare_games(engine, players, games, bot)
+    return games / seconds
 
 
 def cpu_seconds() -> float:
@@ -76,13 +71,6 @@ def best_of(repeat: int, rate: Callable[[], float]) -> float:
 def best_pair(repeat: int, rate: Callable[[], tuple[float, float]]) -> tuple[float, float]:
     runs = [rate() for _ in range(repeat)]
     return max(run[0] for run in runs), max(run[1] for run in runs)
-
-
-def load_average() -> str:
-    try:
-        return " ".join(f"{value:.2f}" for value in os.getloadavg())
-    except OSError:  # not available on this platform
-        return "n/a"
 
 
 def main() -> None:

@@ -15,9 +15,7 @@ about 2,000 turns to clear a 10 x 10 grid, so its games are 17 times longer.
 from __future__ import annotations
 
 import argparse
-import random
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,6 +24,8 @@ sys.path.insert(0, str(ROOT))
 from cardgen.content import load_game  # noqa: E402
 from cardgen.engines import engine_for  # noqa: E402
 from cardgen.engines.base import Engine  # noqa: E402
+
+from benchmarks.common import load_average, play_bare_games  # noqa: E402
 
 TARGETS = {"klepka": 1000.0, "head-game": 500.0}
 
@@ -45,16 +45,8 @@ CASES = [
 
 def games_per_cpu_second(engine: Engine, players: int, games: int, bot: str) -> tuple[float, float]:
     """Games per CPU second and mean moves per game."""
-    choose = engine.bots()[bot]
-    moves = 0
-    started = time.process_time()
-    for seed in range(games):
-        state = engine.new_game(players, seed)
-        rng = random.Random(seed)
-        while not state.is_over():
-            state.apply(choose(state, rng))
-        moves += state.turn
-    return games / (time.process_time() - started), moves / games
+    seconds, moves = play_bare_games(engine, players, games, bot)
+    return games / seconds, moves / games
 
 
 def main() -> None:
@@ -63,6 +55,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     engines: dict[tuple[str, str], Engine] = {}
+    print(f"load average {load_average()}")
     print(f"{'game':10} {'options':26} {'bot':8} {'players':>7} {'moves/game':>10} {'games/s':>9}  target")
     for game_id, options, bot, players, share in CASES:
         key = (game_id, repr(options))
