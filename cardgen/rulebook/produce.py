@@ -54,56 +54,57 @@ def artefact_path(game_id: str, language: str, paper: str) -> str:
 
 
 def plan(options, game: "Game", langs: list[str]) -> list:
-    """One job per language and paper (A4, and the A5 booklet), and for head-game one
-    answer key booklet per language.
+    """One job per language for its rulebooks (A4 and the A5 booklet), and for head-game
+    one job for the answer key booklets of every language.
 
-    The costs are roughly seconds of one core (measured): an A5 booklet lays out more
-    pages (and sometimes a few of them twice, to pad them to a multiple of 4); the
-    answer key's thirteen tables are the largest single document.
+    A job renders several documents where they share work that a job of their own
+    would repeat in another worker: the rulebooks of a language draw the same card
+    pictures (kept per process), the answer keys read the same reference base (read by
+    the job, so it loads once, in one worker, while the other gets on with the rest).
+    The costs are seconds of one core (measured); the build starts the biggest first.
     """
     from cardgen.build import Job
 
-    base = 0.5 + len(game.cards) / 40
+    # a card with a rule of its own is shown with its picture and explained: most of the difference
+    per_rulebook = 0.7 + 0.04 * sum("rule" in card.text for card in game.cards)
     jobs = [
-        Job("rulebook", f"{game.id} {lang} rulebook {paper}", f"{MODULE}:rulebook_job",
-            (("game_id", game.id), ("lang", lang), ("paper", paper)),
-            cost=base * (1.1 if paper == "a5" else 1.0), targets=((game.id, lang),))
+        Job("rulebook", f"{game.id} {lang} rulebook {'+'.join(PAPERS)}", f"{MODULE}:rulebook_job",
+            (("game_id", game.id), ("lang", lang)), cost=per_rulebook * len(PAPERS), targets=((game.id, lang),))
         for lang in langs
-        for paper in PAPERS
     ]
-    if answers.available(game):
-        jobs += [Job("rulebook", f"{game.id} {lang} answer key", f"{MODULE}:answer_key_job",
-                     (("game_id", game.id), ("lang", lang)), cost=2.5, targets=((game.id, lang),))
-                 for lang in langs]
+    if answers.available(game) and langs:
+        jobs.append(Job("rulebook", f"{game.id} answer key {', '.join(langs)}", f"{MODULE}:answer_key_job",
+                        (("game_id", game.id), ("langs", tuple(langs))), cost=1.0 + 1.7 * len(langs),
+                        targets=tuple((game.id, lang) for lang in langs)))
     return jobs
 
 
 def warm_up(options, jobs: list) -> None:
-    """Before the workers fork: import WeasyPrint, load the hyphenation dictionaries of the
-    build's languages and head-game's answer index once, instead of once per worker."""
+    """Before the workers fork: import WeasyPrint and load the hyphenation dictionaries of
+    the build's languages once, instead of once per worker."""
     import pyphen
     import weasyprint  # noqa: F401 - the import itself is the work
 
-    from cardgen.build import load_game_cached
-
-    args = [dict(job.args) for job in jobs]
-    for lang in sorted({a["lang"] for a in args}):
+    langs = {lang for job in jobs for _, lang in job.targets if lang}
+    for lang in sorted(langs):
         fallback = pyphen.language_fallback(lang)
         if fallback:
             pyphen.Pyphen(lang=fallback)
-    for game_id in sorted({a["game_id"] for a, job in zip(args, jobs) if job.func.endswith(":answer_key_job")}):
-        answers.warm_answer_key(load_game_cached(options.content_dir, game_id))
 
 
-def rulebook_job(options, game_id: str, lang: str, paper: str) -> list:
-    """Render one rulebook and write it with the build's manifest entry (kind: rulebook)."""
+def rulebook_job(options, game_id: str, lang: str) -> list:
+    """Render the rulebooks of one language on every paper (kind: rulebook)."""
     from cardgen.build import load_game_cached, write_artefact
 
     game = load_game_cached(options.content_dir, game_id)
-    book = build_rulebook(game, lang, paper, content_dir=options.content_dir,
-                          strict=bool(getattr(options, "strict", False)))
-    return [write_artefact(options, artefact_path(game_id, lang, paper), book.pdf, game=game_id,
-                           kind="rulebook", lang=lang, paper=paper, pages=book.pages, **_fallback(book))]
+    written = []
+    for paper in PAPERS:
+        book = build_rulebook(game, lang, paper, content_dir=options.content_dir,
+                              strict=bool(getattr(options, "strict", False)))
+        written.append(write_artefact(options, artefact_path(game_id, lang, paper), book.pdf, game=game_id,
+                                      kind="rulebook", lang=lang, paper=paper, pages=book.pages,
+                                      **_fallback(book)))
+    return written
 
 
 def _fallback(book: Rulebook) -> dict:
@@ -115,13 +116,16 @@ def _fallback(book: Rulebook) -> dict:
     return extra
 
 
-def answer_key_job(options, game_id: str, lang: str) -> list:
-    """Render head-game's answer key booklet in one language (kind: answer-key)."""
+def answer_key_job(options, game_id: str, langs: tuple[str, ...]) -> list:
+    """Render head-game's answer key booklet in each language (kind: answer-key)."""
     from cardgen.build import load_game_cached, write_artefact
 
     game = load_game_cached(options.content_dir, game_id)
-    book = build_answer_key(game, lang, content_dir=options.content_dir,
-                            strict=bool(getattr(options, "strict", False)))
-    return [write_artefact(options, f"{game_id}/{lang}/{answers.file_name(game_id, lang)}", book.pdf,
-                           game=game_id, kind="answer-key", lang=lang, paper=book.paper, pages=book.pages,
-                           **_fallback(book))]
+    written = []
+    for lang in langs:
+        book = build_answer_key(game, lang, content_dir=options.content_dir,
+                                strict=bool(getattr(options, "strict", False)))
+        written.append(write_artefact(options, f"{game_id}/{lang}/{answers.file_name(game_id, lang)}", book.pdf,
+                                      game=game_id, kind="answer-key", lang=lang, paper=book.paper,
+                                      pages=book.pages, **_fallback(book)))
+    return written
