@@ -124,7 +124,7 @@ def test_the_head_game_rulebook_says_where_the_answer_key_is(games, paper):
     assert "answers-block" not in html and "Zinedine" not in html
     assert '<a href="#answers">Lösungsschlüssel</a>' in html  # listed in the contents
     section = html[html.index('<section id="answers"'):]
-    assert "(Datei head-game-de-answers-a4.pdf)" in section[:section.index("</section>")]
+    assert '(Datei <span class="file">head-game-de-answers-a4.pdf</span>)' in section[:section.index("</section>")]
     assert "832 Kombinationen" in section
 
 
