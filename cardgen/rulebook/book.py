@@ -1,5 +1,5 @@
-"""A rulebook for one game in one language: data from the content, HTML from
-jinja2 templates, PDF from WeasyPrint.
+"""A rulebook for one game in one language (and head-game's answer key, a booklet of its
+own): data from the content, HTML from jinja2 templates, PDF from WeasyPrint.
 
 Nothing a player could check against the box is typed into the templates:
 the components table is counted from the deck, the rule options and the

@@ -8,6 +8,7 @@ twice); the other checks work on the HTML, which is what WeasyPrint lays out.
 from __future__ import annotations
 
 import gc
+import hashlib
 import io
 import re
 from collections import Counter
@@ -135,21 +136,29 @@ def test_other_games_have_no_answer_key(games):
         build_answer_key(games["klepka"], "en")
 
 
-def test_the_answer_key_pdf_is_deterministic_and_complete(games, monkeypatch):
+def test_the_answer_key_booklet_is_written_with_its_manifest_entry_deterministic_and_complete(
+        games, monkeypatch, tmp_path):
+    from cardgen.build import BuildOptions
+    from cardgen.rulebook.produce import answer_key_job
+
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     game = games["head-game"]
-    book = build_answer_key(game, "de")
-    assert book.part == "answer-key" and book.paper == "a4"
-    reader = PdfReader(io.BytesIO(book.pdf))
-    assert len(reader.pages) == book.pages >= 10
+    (entry,) = answer_key_job(BuildOptions(content_dir=CONTENT, out_dir=tmp_path), "head-game", ("de",))
+    assert (entry.game, entry.kind, entry.lang, entry.paper) == ("head-game", "answer-key", "de", "a4")
+    assert entry.path == "head-game/de/head-game-de-answers-a4.pdf"
+    pdf = (tmp_path / entry.path).read_bytes()
+    assert entry.sha256 == hashlib.sha256(pdf).hexdigest()
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == entry.pages >= 10
     assert round(float(reader.pages[0].mediabox.width) / 72 * 25.4) == 210
-    text = _pdf_text(book.pdf)
+    text = _pdf_text(pdf)
     assert "Lösungsschlüssel" in text and "Zinedine Zidane" in text
     geo_names = [Texts(game, "de").plain(card.text["name"]) for card in game.cards if card.attrs.get("country")
                  or card.attrs.get("continent")]
     assert len(geo_names) == 13 and all(name in text for name in geo_names)
     assert gc.isenabled()  # the collector paused for the layout runs again
-    assert build_answer_key(game, "de").pdf == book.pdf
+    again = build_answer_key(game, "de")
+    assert (again.part, again.paper, again.pdf) == ("answer-key", "a4", pdf)
 
 
 def test_the_build_plans_one_rulebook_job_per_language_and_one_answer_key_job(games, tmp_path):
