@@ -316,9 +316,10 @@ class HimmelState(GameState):
         }
 
     def clone(self) -> "HimmelState":
-        other = HimmelState.__new__(HimmelState)
-        other.__dict__.update(self.__dict__)
+        # Through __init__, never ``__dict__``: see CardFootballState.clone.
+        other = HimmelState(self.engine, self.players, self.seed, deal=False)
         other.rng = copy_rng(self.rng)
+        other.turn = self.turn
         other.events = self.events.copy()
         other.log = list(self.log)
         other.deck = list(self.deck)
@@ -327,7 +328,10 @@ class HimmelState(GameState):
         other.target_stacks = [list(t) for t in self.target_stacks]
         other.heaps = [list(h) for h in self.heaps]
         other.out_of_play = list(self.out_of_play)
-        other._legal = None
+        other.marker = self.marker
+        other.direction = self.direction
+        other.to_move = self.to_move
+        other.over = self.over
         return other
 
     # -- moves -----------------------------------------------------------------------

@@ -132,6 +132,42 @@ def test_fast_paths_agree_with_the_contract_methods(engines, game, players):
     assert GameState.snapshot(state) == state.to_dict()
 
 
+
+@pytest.mark.parametrize(
+    ("game", "players", "moves"), [("card-football", 2, 60), ("himmel", 4, 20), ("head-game", 3, 12), ("klepka", 2, 12)]
+)
+def test_a_clone_copies_every_field_and_shares_no_container(engines, game, players, moves):
+    """Engines clone field by field (for speed): a field left out of clone()
+    would keep its __init__ default, and a container copied shallowly would be
+    shared.  Private fields are caches a clone may start without."""
+    engine = engines(game)
+    state = engine.new_game(players, 8)
+    rng = random.Random(2)
+    for _ in range(moves):  # far enough that fields have left their starting values
+        state.apply(rng.choice(state.legal_moves()))
+    assert not state.is_over()
+    copy = state.clone()
+    fields, copied = vars(state), vars(copy)
+    public = {name for name in fields if not name.startswith("_")}
+    assert public == {name for name in copied if not name.startswith("_")}
+    assert copy.engine is state.engine
+    assert copy.rng is not state.rng and copy.rng.getstate() == state.rng.getstate()
+    for name in sorted(public - {"engine", "rng"}):
+        assert copied[name] == fields[name], name
+        assert not _shared_containers(copied[name], fields[name]), f"{name} is shared with the original"
+
+
+def _shared_containers(a: object, b: object) -> bool:
+    """Whether ``a`` and ``b`` are, or hold at the same place, one mutable container."""
+    if isinstance(a, (list, dict, set)):
+        if a is b:
+            return True
+        if isinstance(a, dict):
+            return any(_shared_containers(a[key], b[key]) for key in a)  # type: ignore[index]
+        if isinstance(a, list):
+            return any(_shared_containers(x, y) for x, y in zip(a, b))  # type: ignore[call-overload]
+    return False
+
 def test_copy_rng_is_equal_and_independent():
     from cardgen.engines.base import copy_rng
 
