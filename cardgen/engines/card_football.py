@@ -40,7 +40,7 @@ import sys
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Move, Outcome, copy_rng, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Move, Outcome, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -294,17 +294,7 @@ class CardFootballState(GameState):
         }
 
     def clone(self) -> "CardFootballState":
-        # Built through __init__ and filled field by field, never through
-        # ``__dict__``: reading an instance's ``__dict__`` turns its inline
-        # attribute storage into a dict for good, and on Python 3.11 every
-        # specialised attribute read of the engine then falls back to the
-        # slow path, for this state and the next ones (measured: the
-        # simulation's few clones a game cost 15 % of its time that way).
-        other = CardFootballState(self.engine, self.seed, deal=False)
-        other.rng = copy_rng(self.rng)
-        other.turn = self.turn
-        other.events = self.events.copy()
-        other.log = list(self.log)
+        other = self.blank_copy()
         other.period = self.period
         other.score = list(self.score)
         other.columns = [list(c) for c in self.columns]
@@ -321,6 +311,7 @@ class CardFootballState(GameState):
         other.added = self.added
         other.over = self.over
         other.end_reason = self.end_reason
+        other._legal = None
         return other
 
     # -- what the players see ---------------------------------------------------------

@@ -341,17 +341,29 @@ class HeadGameState(GameState):
 
     def clone(self) -> "HeadGameState":
         """Field-by-field copy: the same as the deep copy, far cheaper."""
-        other = object.__new__(HeadGameState)
-        fields = dict(self.__dict__)
-        for name in ("deck", "discard", "out", "places", "skips", "totals", "knowledge", "log"):
-            fields[name] = list(fields[name])
-        fields["hands"] = [list(hand) for hand in self.hands]
-        fields["round_scores"] = [list(r) for r in self.round_scores]
-        fields["field"] = dict(self.field)
-        fields["events"] = self.events.copy()
-        fields["rng"] = random.Random()
-        fields["rng"].setstate(self.rng.getstate())
-        other.__dict__ = fields
+        other = self.blank_copy()
+        other.knowledge = list(self.knowledge)
+        other.totals = list(self.totals)
+        other.round_scores = [list(r) for r in self.round_scores]
+        other.round = self.round
+        other.starter = self.starter
+        other.places = list(self.places)
+        other.field = dict(self.field)
+        other.deck = list(self.deck)
+        other.discard = list(self.discard)
+        other.hands = [list(hand) for hand in self.hands]
+        other.out = list(self.out)
+        other.skips = list(self.skips)
+        other.used = self.used
+        other.closing = self.closing
+        other.transfer_origin = self.transfer_origin
+        other.named = self.named
+        other.round_turns = self.round_turns
+        other.mover = self.mover
+        other.blocked = self.blocked
+        other.action_played = self.action_played
+        other.answered_right = self.answered_right
+        other.phase = self.phase
         return other
 
     # -- queries the bots use -----------------------------------------------------

@@ -26,7 +26,7 @@ import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, copy_rng, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
 from cardgen.engines.base import Move as AnyMove
 from cardgen.errors import ContentError, Locator, SimulationError
 
@@ -316,12 +316,7 @@ class HimmelState(GameState):
         }
 
     def clone(self) -> "HimmelState":
-        # Through __init__, never ``__dict__``: see CardFootballState.clone.
-        other = HimmelState(self.engine, self.players, self.seed, deal=False)
-        other.rng = copy_rng(self.rng)
-        other.turn = self.turn
-        other.events = self.events.copy()
-        other.log = list(self.log)
+        other = self.blank_copy()
         other.deck = list(self.deck)
         other.hands = [list(h) for h in self.hands]
         other.piles = [list(p) for p in self.piles]
@@ -332,6 +327,7 @@ class HimmelState(GameState):
         other.direction = self.direction
         other.to_move = self.to_move
         other.over = self.over
+        other._legal = None
         return other
 
     # -- moves -----------------------------------------------------------------------
