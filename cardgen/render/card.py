@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,11 @@ class CardPlan:
     height: float
     ops: tuple
     label: str  # card id or "back:<id>", for messages
+
+    @property
+    def side(self) -> str:
+        """"back" for a card back, "face" for a face."""
+        return "back" if self.label.startswith("back:") else "face"
 
     @property
     def key(self) -> str:
@@ -236,7 +242,9 @@ class CardRenderer:
         if name not in defined:
             b = ART_BLEED_MM * PT_PER_MM
             canvas.beginForm(name, -b, -b, plan.width + b, plan.height + b)
-            self.draw(canvas, plan)
+            surface = getattr(canvas, "ink_surface", None)  # ink-saving canvases fade backs as a whole
+            with surface(plan.side) if surface else nullcontext():
+                self.draw(canvas, plan)
             canvas.endForm()
             defined.add(name)
         return name

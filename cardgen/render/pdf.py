@@ -7,8 +7,11 @@ import io
 from cardgen.render import fonts
 
 
-def new_canvas(pagesize: tuple[float, float], title: str, subject: str = ""):
+def new_canvas(pagesize: tuple[float, float], title: str, subject: str = "", ink: str = "full"):
     """A canvas writing into memory; call :func:`finish` for the bytes.
+
+    ``ink`` is an ink mode of :mod:`cardgen.render.ink`; full colour (the default)
+    is reportlab's own canvas, the others repaint the colours as they are used.
 
     Invariant mode (fixed ids; dates from SOURCE_DATE_EPOCH, else 2000-01-01)
     makes rebuilds byte-identical; the initial font is the vendored DejaVu Sans so
@@ -16,12 +19,12 @@ def new_canvas(pagesize: tuple[float, float], title: str, subject: str = ""):
     not ASCII85-wrapped.
     """
     from reportlab import rl_config
-    from reportlab.pdfgen import canvas as rl_canvas
+    from cardgen.render.ink import canvas_class
 
     fonts.register_fonts()
     rl_config.useA85 = 0
     buffer = io.BytesIO()
-    c = rl_canvas.Canvas(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+    c = canvas_class(ink)(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
                          initialFontName=fonts.DEFAULT_FONT, initialFontSize=10)
     c.setTitle(title)
     c.setAuthor("cardgen")

@@ -23,6 +23,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from cardgen.errors import RenderError
 from cardgen.render import fonts
 from cardgen.render.card import CardRenderer
+from cardgen.render.ink import DEFAULT_INK, check_ink
 from cardgen.render.layout import TEMPLATES_DIR
 from cardgen.render.pdf import finish, new_canvas
 from cardgen.render.text import PT_PER_MM, wrap
@@ -40,6 +41,7 @@ class PnpOptions:
     duplex: str = "long"  # long | short
     fold: bool = False
     back_offset_mm: tuple[float, float] = (0.0, 0.0)  # as read on the test strip (x right, y up)
+    ink: str = "full"  # full | ink-saver | greyscale (cardgen.render.ink)
 
 
 @dataclass(frozen=True)
@@ -111,11 +113,14 @@ def render_pnp(game, lang: str, options: PnpOptions, templates_dir: Path | None 
     templates_dir = templates_dir or TEMPLATES_DIR
     if options.paper not in PAPERS:
         raise RenderError(f"unknown paper '{options.paper}'; expected one of: {', '.join(PAPERS)}")
+    check_ink(options.ink)
     renderer = CardRenderer(game, lang, templates_dir)
     pw, ph = PAPERS[options.paper]
     page = (pw * PT_PER_MM, ph * PT_PER_MM)
     title = game.text(game.meta.title, lang)
-    c = new_canvas(page, f"{title} — print and play ({PAPER_NAMES[options.paper]}, {lang})", "print-and-play")
+    ink = "" if options.ink == DEFAULT_INK else f", {options.ink}"
+    c = new_canvas(page, f"{title} — print and play ({PAPER_NAMES[options.paper]}, {lang}{ink})", "print-and-play",
+                   ink=options.ink)
     cards = game.physical_cards()
     faces = [renderer.face(pc.card) for pc in cards]
     backs = [renderer.back(pc.card.back) for pc in cards]
