@@ -51,6 +51,7 @@ class BuildOptions:
     duplex: str = "long"  # long | short
     fold: bool = False
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    inks: tuple[str, ...] = ("full",)  # ink modes of the print-and-play PDFs, one file each (cardgen.render.ink)
     profile: str = "tgc"
     templates_dir: Path | None = None
     workers: int | None = None  # None: one per core

@@ -9,6 +9,7 @@ import click
 
 from cardgen.cli import Settings
 from cardgen.cli.common import resolve_games
+from cardgen.render.ink import INK_MODES
 
 
 def _offset(ctx, param, value: str | None) -> tuple[float, float]:
@@ -32,6 +33,9 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--fold", is_flag=True, help="Fold-and-glue sheets (fronts and backs side by side) instead of duplex.")
 @click.option("--back-offset", callback=_offset, metavar="X,Y",
               help="Shift the backs by the offset read on the alignment test strip, in mm.")
+@click.option("--ink", "inks", multiple=True, type=click.Choice(INK_MODES),
+              help="Ink of the print-and-play PDFs (repeatable, one file each; default: full). ink-saver: pale "
+                   "areas and backs, dark text; greyscale: greys only. Shop files stay in full colour.")
 @click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
               help="Run only this producer (repeatable), e.g. cards or rulebook (default: all).")
@@ -40,8 +44,8 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
-          short_edge: bool, fold: bool, back_offset: tuple[float, float], profile: str, producers: tuple[str, ...],
-          strict: bool, jobs: int | None) -> None:
+          short_edge: bool, fold: bool, back_offset: tuple[float, float], inks: tuple[str, ...], profile: str,
+          producers: tuple[str, ...], strict: bool, jobs: int | None) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
     OUT/manifest.json.
@@ -65,6 +69,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         duplex="short" if short_edge else "long",
         fold=fold,
         back_offset_mm=back_offset,
+        inks=tuple(dict.fromkeys(inks)) or ("full",),
         profile=profile,
         workers=jobs,
         producers=tuple(producers),

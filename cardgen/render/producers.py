@@ -8,23 +8,28 @@ runs in a worker process and writes its files through
 from __future__ import annotations
 
 from cardgen.build import Artefact, BuildOptions, Job, load_game_cached, write_artefact
+from cardgen.render.ink import DEFAULT_INK, check_ink, ink_suffix
 
 MODULE = "cardgen.render.producers"
 
 
-def pnp_name(game_id: str, lang: str, paper: str, options: BuildOptions) -> str:
+def pnp_name(game_id: str, lang: str, paper: str, options: BuildOptions, ink: str = DEFAULT_INK) -> str:
+    """``<game>/<lang>/<game>-<lang>-pnp-<paper>[-fold|-short-edge][-ink-saver|-greyscale].pdf``"""
     suffix = "-fold" if options.fold else ("-short-edge" if options.duplex == "short" else "")
-    return f"{game_id}/{lang}/{game_id}-{lang}-pnp-{paper}{suffix}.pdf"
+    return f"{game_id}/{lang}/{game_id}-{lang}-pnp-{paper}{suffix}{ink_suffix(ink)}.pdf"
 
 
 def plan(options: BuildOptions, game, langs: list[str]) -> list[Job]:
     cards = sum(card.copies for card in game.cards)
+    inks = [check_ink(ink) for ink in dict.fromkeys(options.inks)]
     jobs: list[Job] = []
     for lang in langs:
         for paper in options.papers:
-            jobs.append(Job("cards", f"{game.id} {lang} pnp {paper}", f"{MODULE}:pnp_job",
-                            (("game_id", game.id), ("lang", lang), ("paper", paper)),
-                            cost=0.2 + cards / 400, targets=((game.id, lang),)))
+            for ink in inks:
+                label = f"{game.id} {lang} pnp {paper}" + ("" if ink == DEFAULT_INK else f" {ink}")
+                jobs.append(Job("cards", label, f"{MODULE}:pnp_job",
+                                (("game_id", game.id), ("lang", lang), ("paper", paper), ("ink", ink)),
+                                cost=0.2 + cards / 400, targets=((game.id, lang),)))
         jobs.append(Job("cards", f"{game.id} {lang} shop-pdf", f"{MODULE}:shop_pdf_job",
                         (("game_id", game.id), ("lang", lang)), cost=0.2 + cards / 300,
                         targets=((game.id, lang),)))
@@ -37,14 +42,15 @@ def plan(options: BuildOptions, game, langs: list[str]) -> list[Job]:
     return jobs
 
 
-def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str) -> list[Artefact]:
+def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str, ink: str = DEFAULT_INK) -> list[Artefact]:
     from cardgen.render.sheets import PnpOptions, render_pnp
 
     game = load_game_cached(options.content_dir, game_id)
-    pnp = PnpOptions(paper=paper, duplex=options.duplex, fold=options.fold, back_offset_mm=options.back_offset_mm)
+    pnp = PnpOptions(paper=paper, duplex=options.duplex, fold=options.fold, back_offset_mm=options.back_offset_mm,
+                     ink=ink)
     data, pages, cards = render_pnp(game, lang, pnp, options.templates_dir)
-    return [write_artefact(options, pnp_name(game_id, lang, paper, options), data, game=game_id, kind="pnp",
-                           lang=lang, paper=paper, pages=pages, cards=cards)]
+    return [write_artefact(options, pnp_name(game_id, lang, paper, options, ink), data, game=game_id, kind="pnp",
+                           lang=lang, paper=paper, pages=pages, cards=cards, ink=ink)]
 
 
 def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefact]:
