@@ -163,3 +163,35 @@ def test_fallback_to_the_source_is_summarised_and_strict_refuses_it(tmp_path):
     result = CliRunner().invoke(cli, [*args, "--strict"])
     assert result.exit_code == 1 and "klepka [en] missing" in result.output
     assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_ink_modes_build_one_pnp_each_and_leave_the_default_and_shop_files_alone(decks, tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    default, inks = tmp_path / "default", tmp_path / "inks"
+    options = dict(content_dir=decks, langs=("ru",), papers=("a4",), workers=1, producers=CARDS)
+    build(BuildOptions(out_dir=default, **options))
+    build(BuildOptions(out_dir=inks, inks=("full", "ink-saver", "greyscale"), **options))
+    plain = {f["path"]: f for f in _manifest(default)}
+    every = {f["path"]: f for f in _manifest(inks)}
+    # the default build writes one full-colour PnP per paper, recorded as such, and nothing else new
+    assert [f["ink"] for f in plain.values() if f["kind"] == "pnp"] == ["full"]
+    assert all("ink" not in f for f in plain.values() if f["kind"] != "pnp")
+    # each other mode adds a file with its suffix; every file of the default build is byte-identical
+    added = sorted(set(every) - set(plain))
+    assert added == ["quiz/ru/quiz-ru-pnp-a4-greyscale.pdf", "quiz/ru/quiz-ru-pnp-a4-ink-saver.pdf"]
+    assert [every[path]["ink"] for path in added] == ["greyscale", "ink-saver"]
+    assert all(every[path]["sha256"] == entry["sha256"] for path, entry in plain.items())
+    assert all((inks / path).read_bytes() != (inks / added[0]).read_bytes() for path in plain if "pnp" in path)
+
+
+def test_cli_ink_option(decks, tmp_path):
+    out = tmp_path / "out"
+    args = ["--content", str(decks), "build", "quiz", "--lang", "en", "--paper", "letter", "--fold",
+            "--out", str(out), "-j", "1", "--only", "cards"]
+    result = CliRunner().invoke(cli, [*args, "--ink", "ink-saver", "--ink", "ink-saver"])
+    assert result.exit_code == 0, result.output
+    pnps = [f for f in _manifest(out) if f["kind"] == "pnp"]
+    assert [(f["path"], f["ink"]) for f in pnps] == [("quiz/en/quiz-en-pnp-letter-fold-ink-saver.pdf", "ink-saver")]
+    result = CliRunner().invoke(cli, [*args, "--ink", "sepia"])
+    assert result.exit_code == 2
+    assert "Invalid value for '--ink'" in result.output and "ink-saver" in result.output
