@@ -50,6 +50,7 @@ PALE_KEEP = 0.2  # share of a colour's ink that a large area keeps (0: white, 1:
 BACK_KEEP = 0.16  # the same for every area of a card back
 OUTLINE_BELOW = 0.55  # a fill that keeps less than this gets an outline in its own colour
 OUTLINE_PT = 0.45  # outline width in points of the page
+OUTLINE_LUMA = 0.7  # only colours darker than this get an outline
 LIGHT_LINE = 0.85  # a line this light (luma) was drawn on a colour that is now pale: make it grey
 LINE_GREY = 0.6
 BACK_LINE_GREY = 0.72  # the same on a back, where lines are pattern more than drawing
@@ -134,11 +135,11 @@ class InkSaver(InkPolicy):
         if keep >= 1.0:
             return rgb, None
         outline = None
-        grey = luma(rgb)
-        # a faded area keeps its shape as a thin line in its own colour; near-white areas
-        # need none, and on backs only the large ones get one (a pattern of outlines is ink again)
-        if keep < OUTLINE_BELOW and grey < 0.92 and (not back or area_mm2 >= LARGE_AREA_MM2):
-            outline = rgb if grey <= LINE_GREY else _with_luma(rgb, LINE_GREY)
+        # a faded area keeps its shape as a thin line in its own colour; a light colour needs
+        # none (its tint still shows, and the seams of a shape built from several would show
+        # too), and on backs only large areas get one (a pattern of outlines is ink again)
+        if keep < OUTLINE_BELOW and luma(rgb) < OUTLINE_LUMA and (not back or area_mm2 >= LARGE_AREA_MM2):
+            outline = rgb
         return _towards_white(rgb, keep), outline
 
     def stroke(self, rgb: RGB, back: bool) -> RGB:
