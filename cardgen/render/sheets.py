@@ -330,8 +330,10 @@ def _instructions(c, game, lang, options, word, cards, sheets, per_page, pw, ph)
     c.drawString(left, y, f"{word('heading')} · {PAPER_NAMES[options.paper]} · {lang}")
     y -= 11 * mm
     paper = PAPER_NAMES[options.paper]
-    items = [word("summary", cards=cards, sheets=sheets, paper=paper, per_page=per_page),
-             word("scale")]
+    items = [word("summary", cards=cards, sheets=sheets, paper=paper, per_page=per_page)]
+    if options.ink != DEFAULT_INK:  # say what this file is, and where the full colour is
+        items.append(word(options.ink))
+    items.append(word("scale"))
     if options.fold:
         items.append(word("fold"))
     else:

@@ -76,9 +76,13 @@ def test_ink_modes_keep_pages_boxes_fonts_and_text(sheets, ink):
     assert [page.mediabox for page in pdf.pages] == [page.mediabox for page in full.pages]
     used = fonts_of(pdf)
     assert used and all(embedded for _, embedded in used)
-    assert "Игра головой" in pdf.pages[0].extract_text()
+    instructions = pdf.pages[0].extract_text()
+    assert "Игра головой" in instructions
     assert "Франция" in pdf.pages[2].extract_text()
     assert ink in str(pdf.metadata["/Title"])
+    # the instruction page says which version this is (and the full-colour one does not)
+    word = {"ink-saver": "чернил", "greyscale": "серого"}[ink]
+    assert word in instructions and word not in full.pages[0].extract_text()
 
 
 def test_ink_modes_are_deterministic(games):

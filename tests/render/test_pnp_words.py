@@ -29,7 +29,7 @@ def test_pnp_words_are_counted_by_i18n_status():
     from cardgen.i18n.catalog import common_domain
 
     keys = [m.key for m in common_domain(CONTENT).source_messages() if m.key.startswith("pnp.")]
-    assert len(keys) == 13 and "pnp.scale" in keys
+    assert len(keys) == 15 and {"pnp.scale", "pnp.ink-saver", "pnp.greyscale"} <= set(keys)
 
 
 def test_content_without_common_strings_uses_cardgens_own():
