@@ -16,7 +16,7 @@ game.
   limits; :func:`replay` and :func:`replay_record` replay and record golden games.
 """
 
-from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker, check_state
+from cardgen.simulation.invariants import FULL_CHECKS, CheckPolicy, InvariantChecker, apply_checked, check_state
 from cardgen.simulation.limits import LimitCheck, check_limits, limit_errors, measure
 from cardgen.simulation.runner import (
     GameRecord,
@@ -43,6 +43,7 @@ __all__ = [
     "PlayedGame",
     "RunInfo",
     "RunPlan",
+    "apply_checked",
     "check_limits",
     "check_state",
     "derive_seed",

@@ -136,6 +136,14 @@ def check_state(engine: Engine, state: GameState) -> None:
     InvariantChecker(engine, state.players, state.seed, FULL_CHECKS).check(state, state.turn)
 
 
+def apply_checked(engine: Engine, state: GameState, *moves: object) -> None:
+    """Play ``moves`` on a hand-built position, checking every invariant after
+    each one, as :func:`check_state` does (for tests)."""
+    for move in moves:
+        state.apply(move)
+        check_state(engine, state)
+
+
 def _catalogue(engine: Engine) -> frozenset[str]:
     """Every physical card label of the engine's game, built once per engine."""
     catalogue = _CATALOGUES.get(engine)

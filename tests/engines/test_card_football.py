@@ -78,9 +78,6 @@ def position(
     return state
 
 
-def check(engine, state: CardFootballState) -> None:
-    check_state(engine, state)
-
 
 def active(state, player: int, suit: str) -> list[str]:
     return state.actives[player][SUIT_INDEX[suit]]
@@ -96,7 +93,7 @@ def test_deal_lays_five_columns_of_nine_from_the_content_deck(engine):
     assert sorted(sum(state.columns, []) + state.reserve) == sorted(engine.main_cards)
     assert state.current_player() == 0 and state.legal_moves() == [0, 1, 2, 3, 4]
     assert ("shuffle", "save pile") in state.log
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_top_three_cards_are_face_up_and_short_columns_wholly(engine):
@@ -122,7 +119,7 @@ def test_plain_take_goes_to_the_suit_column_and_passes_the_turn(engine):
     state.apply(0)
     assert active(state, 0, "H") == cards("7H")
     assert state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_last_column_taken_is_unavailable_next_turn(engine):
@@ -179,7 +176,7 @@ def test_1_card_of_a_sent_off_suit_is_removed_at_once(engine):
     state.apply(0)
     assert active(state, 0, "S") == [] and card("7S") in state.removed
     assert state.score == [0, 0] and state.events["sent_off_suit_takes"] == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_2_long_shot_needs_four_ranks_anywhere_in_the_active(engine):
@@ -197,7 +194,7 @@ def test_2_long_shot_needs_four_ranks_anywhere_in_the_active(engine):
     assert active(state, 1, "S") == cards("7S2")
     assert state.columns[0] == cards("8C")  # a goal adds a card to the first column's bottom
     assert state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_3_opponent_cards_of_the_same_rank_are_removed_and_the_scan_goes_on(engine):
@@ -211,7 +208,7 @@ def test_3_opponent_cards_of_the_same_rank_are_removed_and_the_scan_goes_on(engi
     assert active(state, 1, "S") == cards("9S") and active(state, 1, "C") == []
     assert active(state, 1, "D") == cards("8D")
     assert state.extra_moves == 2 and state.current_player() == 0  # the attack still counts
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_4_same_rank_and_suit_at_the_opponent_removes_the_taken_card(engine):
@@ -226,7 +223,7 @@ def test_4_same_rank_and_suit_at_the_opponent_removes_the_taken_card(engine):
     assert active(state, 1, "S") == cards("7S2")  # the opponent keeps their card
     assert active(state, 1, "H") == cards("10H")  # but loses the other sevens
     assert state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_5_shot_not_saved_is_a_goal_and_the_column_goes(engine):
@@ -241,7 +238,7 @@ def test_5_shot_not_saved_is_a_goal_and_the_column_goes(engine):
     assert state.score == [1, 0] and active(state, 0, "S") == []
     assert state.save_pile == cards("s5S") and state.events["goals_shot"] == 1
     assert state.columns[0] == cards("9C") and state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_5_shot_saved_by_the_first_card_costs_one_card_and_gives_one_move(engine):
@@ -275,7 +272,7 @@ def test_5_shot_is_cancelled_when_step_3_removed_cards(engine):
     assert active(state, 1, "H") == []
     assert state.extra_moves == 0 and state.current_player() == 0  # one extra move, being used
     assert state.save_pile == cards("s2H", "s3H")  # no shot was taken
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_5_shot_comes_before_a_free_kick(engine):
@@ -319,7 +316,7 @@ def test_6_fourth_penalty_card_sends_the_suit_off(engine):
     state.apply(0)
     assert state.penalty_cards[1][SUIT_INDEX["S"]] == 4 and state.sent_off(1, SUIT_INDEX["S"])
     assert active(state, 1, "S") == [] and state.events["sent_off_suits"] == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_6_sent_off_suit_gets_no_more_penalty_cards(engine):
@@ -363,7 +360,7 @@ def test_save_pile_is_shuffled_again_when_it_runs_out(engine):
     state.apply(0)  # 2H misses and empties the pile; the second card comes from the reshuffle
     assert len(state.save_pile) == 17 and len(state.save_used) == 1
     assert state.events["reshuffles"] == 1 and state.log[-1] == ("shuffle", "reshuffle save pile")
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_added_cards_go_round_the_columns_and_stop_at_ten(engine):
@@ -396,7 +393,7 @@ def test_second_half_deals_afresh_keeps_the_score_and_the_other_side_kicks_off(e
     assert [len(c) for c in state.columns] == [9] * 5
     assert state.actives == [[[], [], [], []], [[], [], [], []]] and state.penalty_cards == [[0] * 4] * 2
     assert state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_full_time_level_score_is_a_draw_by_default(engine):

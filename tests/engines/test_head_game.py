@@ -23,7 +23,7 @@ from cardgen.content import load_game
 from cardgen.engines.footballers import Country, Player, ReferenceBase
 from cardgen.engines.head_game import FACT, GEO, LAY, LAY_FIRST, POSITION, PUNISH, START, FERGIE, HeadGameEngine, HeadGameState
 from cardgen.errors import SimulationError
-from cardgen.simulation import CheckPolicy, check_state, play_checked
+from cardgen.simulation import CheckPolicy, apply_checked, check_state, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "head-game"
@@ -135,18 +135,10 @@ def position(engine: HeadGameEngine, *, field: tuple[str, str, str], hands: list
         state.discard = [take(design) for design in discard or []] + list(take.free)
     state.knowledge = list(knowledge or [0] * players)
     state._begin_turn(mover)
-    check(engine, state)
+    check_state(engine, state)
     return state
 
 
-def check(engine: HeadGameEngine, state: HeadGameState) -> None:
-    check_state(engine, state)
-
-
-def play(engine: HeadGameEngine, state: HeadGameState, *moves) -> None:
-    for move in moves:
-        state.apply(move)
-        check(engine, state)
 
 
 FR_FW_BALLON = ("country-france", "position-forward", "fact-ballon-dor")
@@ -166,7 +158,7 @@ def test_the_deal_lays_one_field_card_of_each_type_and_seven_cards_each(engine):
     assert sorted(card.group for card in state.field.values()) == [FACT, GEO, POSITION]
     assert [len(hand) for hand in state.hands] == [7, 7, 7]
     assert len(state.deck) == 90 - 3 - 21 and state.phase == START
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_knowledge_is_a_seeded_share_of_the_base(game):
@@ -187,11 +179,11 @@ def test_player_count_outside_the_box_is_refused(engine):
 
 def test_a_right_answer_lays_a_card_onto_the_field_card_of_its_type(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND], knowledge=[BALLON, 0])
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.phase == LAY and state.named == "fr-forward-ballon" and state.events["answers_right"] == 1
     assert state.legal_moves() == [("lay", d) for d in sorted(set(HAND))]
     old_geo = state.field[GEO].label
-    play(engine, state, ("lay", "country-italy"))
+    apply_checked(engine, state, ("lay", "country-italy"))
     assert state.field[GEO].design == "country-italy" and old_geo in state.discard
     assert len(state.hands[0]) == 4 and state.current_player() == 1
 
@@ -199,29 +191,29 @@ def test_a_right_answer_lays_a_card_onto_the_field_card_of_its_type(engine):
 def test_a_named_footballer_cannot_be_named_again_in_the_game(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND], knowledge=[BALLON, BALLON])
     france = state.field[GEO]
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     spain = state.field[GEO]  # put the same field back for seat 1
     state.discard.remove(france.label)
     state.discard.append(spain.label)
     state.field[GEO] = france
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.events["answers_right"] == 1 and state.events["penalties"] == 1
 
 
 def test_no_answer_draws_two_then_still_lays_one(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND], knowledge=[0, 0])
     deck_before = len(state.deck)
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.phase == LAY and len(state.hands[0]) == 7 and len(state.deck) == deck_before - 2
     assert state.events["answers_none"] == 1
-    play(engine, state, ("lay", "position-midfielder"))
+    apply_checked(engine, state, ("lay", "position-midfielder"))
     assert len(state.hands[0]) == 6 and state.current_player() == 1
 
 
 def test_a_guess_is_a_wrong_answer_with_the_same_penalty(game):
     engine = make_engine(game, guess=1.0)
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND])
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.events["answers_wrong"] == 1 and len(state.hands[0]) == 7
 
 
@@ -232,16 +224,16 @@ def test_block_answers_on_the_two_other_cards(engine):
     hand = HAND + ["action-block"]
     state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND], knowledge=[CAPTAIN, 0])
     assert ("block", FACT) in state.legal_moves()
-    play(engine, state, ("block", FACT))
+    apply_checked(engine, state, ("block", FACT))
     assert state.events["blocks"] == 1 and state.named == "fr-forward-captain"
     assert any(l.startswith("action-block") for l in state.discard) and state.blocked == ""
-    play(engine, state, ("lay", "country-spain"))
+    apply_checked(engine, state, ("lay", "country-spain"))
     assert state.current_player() == 1
 
 
 def test_block_still_costs_the_penalty_without_an_answer(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["action-block"], HAND])
-    play(engine, state, ("block", GEO))
+    apply_checked(engine, state, ("block", GEO))
     assert state.events["penalties"] == 1 and len(state.hands[0]) == 7
 
 
@@ -252,10 +244,10 @@ def test_fergie_time_is_offered_when_the_main_time_runs_out(game):
         state = position(engine, field=FR_FW_CAPTAIN, hands=[HAND + ["action-fergie-time"], HAND],
                          knowledge=[CAPTAIN, 0])
         state.rng.seed(seed)
-        play(engine, state, ("answer",))
+        apply_checked(engine, state, ("answer",))
         if state.phase == FERGIE:
             assert state.legal_moves() == [("fergie-time",), ("pass",)]
-            play(engine, state, ("fergie-time",))
+            apply_checked(engine, state, ("fergie-time",))
             saved += state.events["fergie_saves"]
             assert state.events["fergie_times"] == 1
     assert saved > 0
@@ -269,7 +261,7 @@ def test_fergie_time_from_the_start_doubles_the_chances(game):
             hand = HAND + ["action-fergie-time"] if fergie else list(HAND)
             state = position(engine, field=FR_FW_CAPTAIN, hands=[hand, HAND], knowledge=[CAPTAIN, 0])
             state.rng.seed(seed)
-            play(engine, state, ("fergie-time",) if fergie else ("answer",))
+            apply_checked(engine, state, ("fergie-time",) if fergie else ("answer",))
             right[fergie] += state.events["answers_right"]
     assert 70 < right[False] < 130 and right[True] > right[False] + 30
 
@@ -278,19 +270,19 @@ def test_transfer_passes_the_same_field_on_without_a_penalty(engine):
     hand = HAND + ["action-transfer"]
     state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND], knowledge=[0, BALLON])
     field = {g: c.label for g, c in state.field.items()}
-    play(engine, state, ("transfer",))
+    apply_checked(engine, state, ("transfer",))
     assert state.current_player() == 1 and len(state.hands[0]) == 5 and state.events["transfers"] == 1
     assert {g: c.label for g, c in state.field.items()} == field
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.events["answers_right"] == 1
 
 
 def test_a_transfer_can_be_passed_on_but_not_back_to_where_it_began(engine):
     hand = HAND + ["action-transfer"]
     state = position(engine, field=FR_FW_BALLON, hands=[hand, hand, HAND])
-    play(engine, state, ("transfer",))
+    apply_checked(engine, state, ("transfer",))
     assert ("transfer",) in state.legal_moves() and state.transfer_origin == 0
-    play(engine, state, ("transfer",))
+    apply_checked(engine, state, ("transfer",))
     assert state.current_player() == 2 and state.events["transfers"] == 2
     state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND])
     state.transfer_origin = 0  # the field came back to the seat that began passing it on
@@ -301,36 +293,36 @@ def test_a_transfer_can_be_passed_on_but_not_back_to_where_it_began(engine):
 def test_yellow_and_red_after_a_right_answer_make_the_next_player_draw_and_skip(engine, card, drawn):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + [f"action-{card}"], HAND, HAND],
                      knowledge=[BALLON, 0, 0])
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     assert state.phase == PUNISH and (card,) in state.legal_moves()
-    play(engine, state, (card,))
+    apply_checked(engine, state, (card,))
     assert len(state.hands[1]) == 5 + drawn and state.current_player() == 2
     assert state.events["turns_skipped"] == 1 and state.events[f"{card}s"] == 1
 
 
 def test_no_yellow_after_a_wrong_answer_nor_after_another_action(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["action-yellow"], HAND])
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     assert state.current_player() == 1
     hand = HAND + ["action-yellow", "action-block"]
     state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND], knowledge=[CAPTAIN, 0])
-    play(engine, state, ("block", FACT), ("lay", "country-spain"))
+    apply_checked(engine, state, ("block", FACT), ("lay", "country-spain"))
     assert state.current_player() == 1  # one action card per turn
 
 
 def test_with_only_action_cards_nothing_is_laid(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[["action-block", "action-yellow"], HAND, HAND],
                      knowledge=[BALLON, 0, 0])
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.phase == PUNISH
-    play(engine, state, ("yellow",))
+    apply_checked(engine, state, ("yellow",))
     assert state.current_player() == 2 and designs(engine, state.hands[0]) == ["action-block"]
 
 
 def test_a_transfer_as_the_last_card_empties_the_hand(game):
     engine = make_engine(game, format="knockout")
     state = position(engine, field=FR_FW_BALLON, hands=[["action-transfer"], HAND, HAND])
-    play(engine, state, ("transfer",))
+    apply_checked(engine, state, ("transfer",))
     assert state.out[0] and state.places == [0]
 
 
@@ -342,7 +334,7 @@ def test_the_second_to_last_card_needs_one_on_one_and_offside_costs_two(game):
         engine = make_engine(game, offside=forget)
         state = position(engine, field=FR_FW_BALLON, hands=[["country-spain", "fact-retired"], HAND],
                          knowledge=[BALLON, 0])
-        play(engine, state, ("answer",), ("lay", "country-spain"))
+        apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
         assert len(state.hands[0]) == expected and state.events["one_on_one"] == 1
         assert state.events["offsides"] == (forget == 1.0)
 
@@ -350,7 +342,7 @@ def test_the_second_to_last_card_needs_one_on_one_and_offside_costs_two(game):
 def test_an_empty_deck_is_rebuilt_from_the_discard(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND], deck=["fact-retired"],
                      discard=["country-italy", "country-brazil"])
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.events["reshuffles"] == 1 and len(state.hands[0]) == 7
     assert ("shuffle", "reshuffle the discard") in state.log
 
@@ -359,8 +351,8 @@ def test_with_deck_and_discard_empty_only_what_is_there_is_drawn(engine):
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, HAND], deck=["fact-retired"], discard=[])
     state.hands[1] += state.discard  # every other card is held: nothing to reshuffle
     state.discard = []
-    check(engine, state)
-    play(engine, state, ("answer",))
+    check_state(engine, state)
+    apply_checked(engine, state, ("answer",))
     assert len(state.hands[0]) == 6 and state.events["short_draws"] == 1
 
 
@@ -371,10 +363,10 @@ def test_knock_out_gives_places_until_one_player_is_left(game):
     engine = make_engine(game, format="knockout")
     state = position(engine, field=FR_FW_BALLON, hands=[["country-brazil"], HAND, ["action-transfer"]],
                      knowledge=[BALLON, 0, 0])
-    play(engine, state, ("answer",), ("lay", "country-brazil"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-brazil"))
     assert state.places == [0] and state.current_player() == 1 and not state.is_over()
-    play(engine, state, ("answer",), ("lay", "position-defender"))
-    play(engine, state, ("transfer",))
+    apply_checked(engine, state, ("answer",), ("lay", "position-defender"))
+    apply_checked(engine, state, ("transfer",))
     assert state.is_over()
     outcome = state.outcome()
     assert outcome.ranking == (0, 2, 1) and outcome.winners == (0,)
@@ -385,11 +377,11 @@ def test_points_round_goes_on_until_the_seat_before_the_starter_has_played(game)
     state = position(engine, field=FR_FW_BALLON, hands=[HAND, ["country-brazil"], HAND, HAND],
                      knowledge=[0, BALLON, 0, 0], mover=1)
     state.starter = 0
-    play(engine, state, ("answer",), ("lay", "country-brazil"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-brazil"))
     assert state.out[1] and state.closing and state.current_player() == 2 and state.round == 1
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     assert state.current_player() == 3
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     assert state.round == 2  # seat 3 sits before the starter: the lap is closed
     assert state.round_scores == [[2, 7, 1, 1]] and state.totals == [2, 7, 1, 1]
     assert state.starter == 2  # lowest total; of seats 2 and 3 the first after seat 0
@@ -400,9 +392,9 @@ def test_points_format_ends_after_three_rounds_with_the_highest_total(game):
     engine = make_engine(game)
     state = position(engine, field=FR_FW_BALLON, hands=[["country-spain"], HAND], knowledge=[BALLON, 0])
     state.round, state.totals = 3, [5, 9]
-    play(engine, state, ("answer",), ("lay", "country-spain"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))
     assert not state.is_over() and state.current_player() == 1
-    play(engine, state, ("answer",), ("lay", "country-italy"))
+    apply_checked(engine, state, ("answer",), ("lay", "country-italy"))
     assert state.is_over()
     outcome = state.outcome()
     assert state.round_scores == [[7, 1]] and outcome.scores == (12.0, 10.0) and outcome.winners == (0,)
@@ -415,11 +407,11 @@ def test_simple_variant_lays_first_then_answers_and_costs_three(game):
     engine = make_engine(game, variant="simple")
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain"], HAND])
     assert state.phase == LAY_FIRST
-    play(engine, state, ("lay", "fact-captain"))
+    apply_checked(engine, state, ("lay", "fact-captain"))
     assert state.phase == START and state.field[FACT].design == "fact-captain"
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     assert state.phase == LAY and len(state.hands[0]) == 5 + 3
-    play(engine, state, ("lay", "country-italy"))
+    apply_checked(engine, state, ("lay", "country-italy"))
     assert state.current_player() == 1
 
 
@@ -427,9 +419,9 @@ def test_simple_variant_allows_naming_a_footballer_again(game):
     engine = make_engine(game, variant="simple")
     hand = HAND + ["country-france"]  # laying France on France keeps the field as it was
     state = position(engine, field=FR_FW_CAPTAIN, hands=[hand, hand], knowledge=[CAPTAIN, CAPTAIN])
-    play(engine, state, ("lay", "country-france"), ("answer",))
+    apply_checked(engine, state, ("lay", "country-france"), ("answer",))
     assert state.events["answers_right"] == 1 and state.current_player() == 1
-    play(engine, state, ("lay", "country-france"), ("answer",))
+    apply_checked(engine, state, ("lay", "country-france"), ("answer",))
     assert state.events["answers_right"] == 2 and state.named == "fr-forward-captain"
 
 
@@ -449,7 +441,7 @@ def test_greedy_blocks_when_only_two_cards_have_an_answer_and_transfers_when_not
 def test_greedy_lays_the_hardest_live_field_for_the_next_player(engine):
     bot = engine.bots()["greedy"]
     state = position(engine, field=FR_FW_CAPTAIN, hands=[HAND, HAND], knowledge=[CAPTAIN, 0])
-    play(engine, state, ("answer",))
+    apply_checked(engine, state, ("answer",))
     move = bot(state, random.Random(1))
     counts = {m[1]: state.field_answers({**state.field, engine.design_group[m[1]]:
                                         engine.cards[next(l for l in state.hands[0] if l.startswith(m[1]))]})

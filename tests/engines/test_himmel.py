@@ -62,9 +62,6 @@ def position(
     return state
 
 
-def check(engine, state: HimmelState) -> None:
-    check_state(engine, state)
-
 
 # -- the deal -------------------------------------------------------------------------------
 
@@ -76,7 +73,7 @@ def test_deal_gives_five_cards_each_and_two_number_targets(engine):
         assert all(len(stack) == 1 and stack[0] in engine.value_of for stack in state.target_stacks)
         assert len(state.deck) == 85 - 20 - 2
         assert state.marker == 0 and state.direction == 1 and state.current_player() == 0
-        check(engine, state)
+        check_state(engine, state)
 
 
 def test_special_turned_up_as_a_target_is_shuffled_back(engine):
@@ -105,7 +102,7 @@ def test_number_must_lie_between_the_top_card_and_the_target(engine):
     state.apply(("number", card(30), 0))
     assert state.piles[0] == cards(20, 30) and state.hands[0] == sorted(cards(10, 55, 59, 40))
     assert state.current_player() == 1
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_a_pile_without_a_target_has_no_upper_bound(engine):
@@ -138,7 +135,7 @@ def test_steal_takes_a_random_card_and_the_victim_draws_one(engine):
     stolen = [c for c in state.hands[0] if c != card(40)]  # then the thief refills
     assert len(stolen) == 1 and stolen[0] in cards(7, 8, 9) and card(40) in state.hands[0]
     assert state.heaps[0] == cards("S") and state.log[-1] == ("steal", 1)
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_steal_needs_a_victim_with_cards_and_an_empty_deck_gives_nothing(engine):
@@ -155,7 +152,7 @@ def test_raise_target_puts_a_higher_number_on_the_target(engine):
     state.apply(("raise", card("T"), 0, card(66)))
     assert state.target_stacks[0] == cards(50, 66) and state.heaps[0] == cards("T")
     assert state.hands[0] == sorted(cards(45, 40, 41))
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_raise_target_is_not_playable_without_a_higher_number(engine):
@@ -173,7 +170,7 @@ def test_take_moves_pile_and_target_to_the_heap_and_sets_a_new_target(engine):
     assert state.piles[0] == [] and state.target_stacks[0] == cards(66)
     assert state.marker == 1 and state.hands[0] == sorted(cards(10, 40, 41))
     assert state.events["stuck_takes"] == 1  # neither 10 nor 66 fits anywhere
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_raised_targets_go_to_the_heap_with_the_pile(engine):
@@ -211,7 +208,7 @@ def test_take_with_an_empty_deck_ends_the_game(engine):
     outcome = state.outcome()
     assert outcome.scores == (3.0, 0.0, 0.0) and outcome.winners == (1, 2)  # a shared win
     assert outcome.ranking == (1, 2, 0)
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_greedy_plays_the_closest_number_rather_than_take(engine):
@@ -244,7 +241,7 @@ def test_option_target_stays_out_of_the_heap(game):
     state = position(engine, [[10], [1], [2]], piles=([20], []), targets=([50], [60]), deck=[40])
     state.apply(("take", card(10)))
     assert state.heaps[0] == cards(20) and card(50) in state.out_of_play
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_option_specials_do_not_count(game):

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from cardgen.content import load_game
 from cardgen.engines.klepka import FLIP, OVER, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState, Memory
 from cardgen.errors import ContentError, SimulationError
-from cardgen.simulation import CheckPolicy, check_state, play_checked
+from cardgen.simulation import CheckPolicy, apply_checked, check_state, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "klepka"
@@ -63,18 +63,10 @@ def position(engine: KlepkaEngine, board: dict[int, str], *, players: int = 2, m
     state.memory = [Memory((memory or {}).get(s, {}), engine.prize_designs) for s in range(players)]
     state.seen = {}
     state._begin_turn(mover)
-    check(engine, state)
+    check_state(engine, state)
     return state
 
 
-def check(engine: KlepkaEngine, state: KlepkaState) -> None:
-    check_state(engine, state)
-
-
-def play(engine: KlepkaEngine, state: KlepkaState, *moves) -> None:
-    for move in moves:
-        state.apply(move)
-        check(engine, state)
 
 
 # -- setup ------------------------------------------------------------------------------
@@ -85,7 +77,7 @@ def test_new_game_lays_every_tile_on_the_ten_by_ten_grid(engine):
     assert len(state.board) == 100 and None not in state.board
     assert sorted(state.board) == sorted(engine.tiles)
     assert state.phase == TURN and state.current_player() == 0
-    check(engine, state)
+    check_state(engine, state)
 
 
 def test_a_larger_grid_leaves_empty_cells_and_a_smaller_one_is_refused(game):
@@ -108,9 +100,9 @@ def test_player_count_outside_the_box_is_refused(engine):
 
 def test_a_pair_is_kept_and_the_player_goes_again(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2})
-    play(engine, state, ("flip", 0))
+    apply_checked(engine, state, ("flip", 0))
     assert state.phase == FLIP and state.current_player() == 0
-    play(engine, state, ("flip", 5))
+    apply_checked(engine, state, ("flip", 5))
     assert state.pairs[0] == [A1, A2] and state.points(0) == 5
     assert state.board[0] is None and state.board[5] is None
     assert state.current_player() == 0 and state.events["extra_turns"] == 1
@@ -118,27 +110,27 @@ def test_a_pair_is_kept_and_the_player_goes_again(engine):
 
 def test_two_different_footballers_go_back_face_down_and_the_turn_passes(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2})
-    play(engine, state, ("flip", 0), ("flip", 9))
+    apply_checked(engine, state, ("flip", 0), ("flip", 9))
     assert state.board[0] == A1 and state.board[9] == B1
     assert state.current_player() == 1 and state.pairs == [[], []]
 
 
 def test_a_prize_and_a_footballer_the_prize_is_taken_the_footballer_goes_back(engine):
     state = position(engine, {0: A1, 5: A2, 9: VAR})
-    play(engine, state, ("flip", 9), ("flip", 0))
+    apply_checked(engine, state, ("flip", 9), ("flip", 0))
     assert state.prizes[0] == [VAR] and state.board[9] is None and state.board[0] == A1
     assert state.current_player() == 1  # no pair, so no extra turn
 
 
 def test_two_prizes_are_both_taken(engine):
     state = position(engine, {0: A1, 5: A2, 8: VAR, 9: PLAY})
-    play(engine, state, ("flip", 8), ("flip", 9))
+    apply_checked(engine, state, ("flip", 8), ("flip", 9))
     assert sorted(state.prizes[0]) == sorted([VAR, PLAY]) and state.events["two_prizes_turns"] == 1
 
 
 def test_a_last_single_tile_is_turned_alone_and_ends_the_game(engine):
     state = position(engine, {3: Y1}, pairs={1: [A1, A2]})
-    play(engine, state, ("flip", 3))
+    apply_checked(engine, state, ("flip", 3))
     assert state.is_over() and state.prizes[0] == [Y1]
     assert state.legal_moves() == []
 
@@ -147,7 +139,7 @@ def test_a_tile_cannot_be_turned_twice_or_from_an_empty_cell(engine):
     state = position(engine, {0: A1, 5: A2})
     with pytest.raises(SimulationError):
         state.apply(("flip", 1))
-    play(engine, state, ("flip", 0))
+    apply_checked(engine, state, ("flip", 0))
     with pytest.raises(SimulationError):
         state.apply(("flip", 0))
 
@@ -159,19 +151,19 @@ def test_every_seat_memorises_a_shown_tile_unless_it_forgets(game):
     never = KlepkaEngine(game)
     never.forget_rate = 0.0
     state = position(never, {0: A1, 5: A2, 9: B1, 11: B2}, players=3)
-    play(never, state, ("flip", 0), ("flip", 9))
+    apply_checked(never, state, ("flip", 0), ("flip", 9))
     assert all(m == {0: "player-stenkin", 9: "player-gvozdev"} for m in state.memory)
     always = KlepkaEngine(game)
     always.forget_rate = 1.0
     state = position(always, {0: A1, 5: A2, 9: B1, 11: B2}, players=3)
-    play(always, state, ("flip", 0), ("flip", 9))
+    apply_checked(always, state, ("flip", 0), ("flip", 9))
     assert state.memory == [{}, {}, {}] and state.seen == {0: "player-stenkin", 9: "player-gvozdev"}
 
 
 def test_taken_tiles_leave_every_memory(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2},
                      memory={0: {0: "player-stenkin"}, 1: {0: "player-stenkin", 5: "player-stenkin"}})
-    play(engine, state, ("flip", 0), ("flip", 5))
+    apply_checked(engine, state, ("flip", 0), ("flip", 5))
     assert 0 not in state.memory[1] and 5 not in state.memory[1]
 
 
@@ -179,8 +171,8 @@ def test_greedy_takes_a_remembered_pair(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, memory={0: {0: "player-stenkin", 5: "player-stenkin"}})
     bot = engine.bots()["greedy"]
     rng = random.Random(1)
-    play(engine, state, bot(state, rng))
-    play(engine, state, bot(state, rng))
+    apply_checked(engine, state, bot(state, rng))
+    apply_checked(engine, state, bot(state, rng))
     assert state.pairs[0] == [A1, A2]
 
 
@@ -190,12 +182,12 @@ def test_greedy_takes_a_remembered_pair(engine):
 def test_var_peeks_at_two_tiles_before_the_turn_and_is_discarded(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={0: [VAR]})
     assert ("var",) in state.legal_moves()
-    play(engine, state, ("var",))
+    apply_checked(engine, state, ("var",))
     assert state.phase == PEEK and VAR in state.discard
-    play(engine, state, ("peek", 0), ("peek", 5))
+    apply_checked(engine, state, ("peek", 0), ("peek", 5))
     assert state.memory[0] == {0: "player-stenkin", 5: "player-stenkin"}  # a peek is never forgotten
     assert state.phase == TURN and ("var",) not in state.legal_moves()
-    play(engine, state, ("flip", 0), ("flip", 5))
+    apply_checked(engine, state, ("flip", 0), ("flip", 5))
     assert state.pairs[0] == [A1, A2] and state.events["vars_used"] == 1
 
 
@@ -216,14 +208,14 @@ def test_play_game_needs_a_pair_on_both_sides(engine):
 
 def test_play_game_dice_decide_and_the_winner_takes_any_pair(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={0: [PLAY]}, pairs={0: [B1, B2], 1: [C1, C2]}, players=3)
-    play(engine, state, ("match", 1))
+    apply_checked(engine, state, ("match", 1))
     goals = state.log[-1][1]
     assert goals[0] != goals[1] and all(1 <= g <= 6 for g in goals)
     assert state.phase == TAKE and PLAY in state.discard
     winner, loser = (0, 1) if goals[0] > goals[1] else (1, 0)
     assert state.current_player() == winner
     wanted = state.legal_moves()[0]
-    play(engine, state, wanted)
+    apply_checked(engine, state, wanted)
     assert len(state.pairs[loser]) == 0 and len(state.pairs[winner]) == 4
     assert state.current_player() == 1  # the match replaced seat 0's turn
     assert state.events["matches_played"] == 1
@@ -234,7 +226,7 @@ def test_play_game_ties_are_rolled_again(engine):
     for seed in range(40):
         state = position(engine, {0: A1, 5: A2}, prizes={0: [PLAY]}, pairs={0: [B1, B2], 1: [C1, C2]})
         state.rng.seed(seed)
-        play(engine, state, ("match", 1))
+        apply_checked(engine, state, ("match", 1))
         rerolled += state.events["match_rerolls"]
         assert [e for e in state.log if e[0] == "dice"][-1][1][0] != [e for e in state.log if e[0] == "dice"][-1][1][1]
     assert rerolled > 0
@@ -247,7 +239,7 @@ def test_a_yellow_takes_the_turn_of_the_player_to_move(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1]}, players=3)
     assert state.phase == WINDOW and state.current_player() == 1
     assert state.legal_moves() == [("pass",), ("yellow",)]
-    play(engine, state, ("yellow",))
+    apply_checked(engine, state, ("yellow",))
     assert state.mover == 1 and Y1 in state.discard and state.events["turns_lost"] == 1
     assert state.phase == TURN  # the holder's own turn: nobody left to ask
 
@@ -260,15 +252,15 @@ def test_the_player_to_move_is_not_asked(engine):
 def test_a_red_takes_the_turn_for_its_owner_and_play_goes_on_from_there(engine):
     state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={2: [RED]}, players=4)
     assert state.current_player() == 2 and ("red",) in state.legal_moves()
-    play(engine, state, ("red",))
+    apply_checked(engine, state, ("red",))
     assert state.mover == 2 and state.phase == TURN and RED in state.discard
-    play(engine, state, ("flip", 0), ("flip", 9))
+    apply_checked(engine, state, ("flip", 0), ("flip", 9))
     assert state.mover == 3
 
 
 def test_two_yellows_act_as_a_red(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1, Y2]})
-    play(engine, state, ("yellows",))
+    apply_checked(engine, state, ("yellows",))
     assert state.mover == 1 and Y1 in state.discard and Y2 in state.discard
     assert state.events["double_yellows_used"] == 1
 
@@ -276,9 +268,9 @@ def test_two_yellows_act_as_a_red(engine):
 def test_holders_are_asked_in_seat_order_after_the_mover(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={0: [Y1], 1: [RED], 2: [Y2]}, mover=2, players=3)
     assert state.queue == [0, 1]
-    play(engine, state, ("pass",))
+    apply_checked(engine, state, ("pass",))
     assert state.current_player() == 1
-    play(engine, state, ("pass",))
+    apply_checked(engine, state, ("pass",))
     assert state.phase == TURN and state.current_player() == 2
 
 
@@ -287,15 +279,15 @@ def test_holders_are_asked_in_seat_order_after_the_mover(engine):
 
 def test_points_decide_then_the_tile_count_including_unused_prizes(engine):
     state = position(engine, {0: C1, 5: C2}, pairs={0: [A1, A2], 1: [B1, B2]}, prizes={1: [VAR]})
-    play(engine, state, ("flip", 0), ("flip", 5))
+    apply_checked(engine, state, ("flip", 0), ("flip", 5))
     outcome = state.outcome()
     assert outcome.scores == (6.0, 5.0) and outcome.winners == (0,)
     state = position(engine, {0: C1, 5: C2}, mover=1, pairs={0: [A1, A2], 1: [B1, B2]}, prizes={0: [VAR]})
-    play(engine, state, ("flip", 0), ("flip", 5))
+    apply_checked(engine, state, ("flip", 0), ("flip", 5))
     outcome = state.outcome()
     assert outcome.scores == (5.0, 6.0) and outcome.winners == (1,)
     state = position(engine, {0: VAR}, pairs={0: [A1, A2], 1: [B1, B2]}, prizes={1: [PLAY]})
-    play(engine, state, ("flip", 0))
+    apply_checked(engine, state, ("flip", 0))
     assert state.outcome().winners == (0, 1) and state.events["shared_wins"] == 1
 
 
