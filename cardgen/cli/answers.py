@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections import Counter
 from datetime import date
 from typing import Any, Mapping
 

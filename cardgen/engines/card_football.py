@@ -40,7 +40,7 @@ import sys
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Move, Outcome, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"

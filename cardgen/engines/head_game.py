@@ -32,7 +32,6 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from datetime import date
-from pathlib import Path
 from typing import Any, ClassVar, Mapping
 
 from cardgen.content.loader import Game

@@ -27,7 +27,6 @@ from typing import Any, Mapping
 
 from cardgen.content.loader import Game
 from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
-from cardgen.engines.base import Move as AnyMove
 from cardgen.errors import ContentError, Locator, SimulationError
 
 NUMBER_GROUP = "number"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import importlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game

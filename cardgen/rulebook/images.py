@@ -29,7 +29,6 @@ def renderer() -> Callable | None:
 
 
 def _render_png(game: "Game", card_id: str, language: str, dpi: int) -> bytes:
-    from cardgen.render.card import CardRenderer
     from cardgen.render.shop import plans_pdf, rasterise
 
     renderer_ = _renderer(game, language)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cardgen.content import load_game
-from cardgen.engines.klepka import FLIP, OVER, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState, Memory
+from cardgen.engines.klepka import FLIP, PEEK, TAKE, TURN, WINDOW, KlepkaEngine, KlepkaState, Memory
 from cardgen.errors import ContentError, SimulationError
 from cardgen.simulation import CheckPolicy, apply_checked, check_state, play_checked
 from cardgen.simulation.runner import read_replay, replay, replay_record, write_replay
