@@ -7,7 +7,7 @@ from pathlib import Path
 from babel.messages.pofile import read_po
 
 from cardgen.i18n.catalog import domains
-from cardgen.i18n.po import read_entries, update, write_template
+from cardgen.i18n.po import read_entries, render, update, write_template
 
 
 def _domain(content: Path, game: str = "klepka"):
@@ -17,6 +17,18 @@ def _domain(content: Path, game: str = "klepka"):
 def _po(path: Path):
     with open(path, "rb") as handle:
         return read_po(handle)
+
+
+def _translated(domain, translations: dict[str, str], language: str = "en") -> Path:
+    """Create ``language``'s PO file of ``domain`` and translate the given keys in it."""
+    update(domain, language, create=True)
+    path = domain.po_path(language)
+    catalog = _po(path)
+    for message in catalog:
+        if message.context in translations:
+            message.string = translations[message.context]
+    path.write_bytes(render(catalog))
+    return path
 
 
 def test_template_has_a_context_comments_and_flags_per_key(content):
@@ -37,17 +49,8 @@ def test_template_has_a_context_comments_and_flags_per_key(content):
 
 def test_update_merges_by_key_and_marks_a_changed_source_fuzzy(content):
     domain = _domain(content)
-    update(domain, "en", create=True)
-    path = domain.po_path("en")
-    catalog = _po(path)
-    for message in catalog:
-        if message.context == "card.prize-var.name":
-            message.string = "VAR"
-        if message.context == "rules.goal":
-            message.string = "Collect footballer pairs worth the most points."
-    from cardgen.i18n.po import render
-
-    path.write_bytes(render(catalog))
+    path = _translated(domain, {"card.prize-var.name": "VAR",
+                                "rules.goal": "Collect footballer pairs worth the most points."})
 
     text_file = content / "klepka" / "text" / "ru.yaml"
     old = domain.messages["rules.goal"]
@@ -65,18 +68,10 @@ def test_update_merges_by_key_and_marks_a_changed_source_fuzzy(content):
 
 def test_a_long_changed_source_reads_back_as_the_exact_previous_msgid(content):
     domain = _domain(content)
-    update(domain, "en", create=True)
-    path = domain.po_path("en")
-    catalog = _po(path)
     key = max(domain.messages, key=lambda k: len(domain.messages[k]))
     old = domain.messages[key]
     assert len(old) > 150  # long enough to be written over several lines
-    for message in catalog:
-        if message.context == key:
-            message.string = "Some translation."
-    from cardgen.i18n.po import render
-
-    path.write_bytes(render(catalog))
+    path = _translated(domain, {key: "Some translation."})
     text_file = content / "klepka" / "text" / "ru.yaml"
     text_file.write_text(text_file.read_text("utf-8").replace(old, "Новый текст."), "utf-8")
     assert update(_domain(content), "en").fuzzied == [key]
@@ -93,16 +88,7 @@ def test_a_long_changed_source_reads_back_as_the_exact_previous_msgid(content):
 
 
 def test_a_removed_key_keeps_its_translation_as_obsolete(content):
-    domain = _domain(content)
-    update(domain, "en", create=True)
-    path = domain.po_path("en")
-    catalog = _po(path)
-    for message in catalog:
-        if message.context == "rules.end.2":
-            message.string = "On a tie, more tiles wins."
-    from cardgen.i18n.po import render
-
-    path.write_bytes(render(catalog))
+    path = _translated(_domain(content), {"rules.end.2": "On a tie, more tiles wins."})
     text_file = content / "klepka" / "text" / "ru.yaml"
     lines = [line for line in text_file.read_text("utf-8").splitlines() if "rules.end.2:" not in line]
     text_file.write_text("\n".join(lines) + "\n", "utf-8")
