@@ -184,9 +184,8 @@ class GameState(ABC):
         Field by field, never through ``__dict__``: reading an instance's
         ``__dict__`` turns its inline attribute storage into a dict for good,
         and on Python 3.11 the specialised attribute reads in every engine
-        method then miss, for that state and the states after it (the
-        simulation's few clones a game cost card-football 15 % of its time
-        that way).
+        method then miss, for that state and the states after it (measured:
+        a checked card-football game took 1,050 µs that way, 940 µs without).
         """
         other = object.__new__(type(self))
         other.engine = self.engine

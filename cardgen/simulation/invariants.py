@@ -70,8 +70,8 @@ class InvariantChecker:
     def check(self, state: GameState, move_number: int) -> None:
         """Every invariant of ``state`` after ``move_number`` moves (0: the deal).
 
-        One function rather than one per invariant: it runs after every move
-        of every simulated game, and the calls would cost a tenth of it.
+        One function rather than one per invariant, since it runs after every
+        move of every simulated game; the named failures are raised here too.
         """
         # Cards, over the engine's own lists (the place names are only needed
         # to describe a failure).  Two C-level operations: no catalogue card
