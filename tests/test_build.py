@@ -18,7 +18,7 @@ from cardgen.errors import TextOverflowError
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "tests" / "data" / "decks"
-CARDS = ("cards",)  # the rulebook producer needs content/common, which the test deck folder lacks
+CARDS = ("cards",)
 KEYS = {"game", "kind", "lang", "paper", "path", "pages", "cards", "sha256"}
 
 
@@ -148,7 +148,7 @@ def test_strict_build_fails_on_missing_text_before_writing_anything(decks, tmp_p
 
 def test_fallback_to_the_source_is_summarised_and_strict_refuses_it(tmp_path):
     content = tmp_path / "content"
-    for name in ("klepka", "common"):
+    for name in ("klepka",):
         shutil.copytree(ROOT / "content" / name, content / name)
     (content / "klepka" / "locale" / "en.po").unlink()
     out = tmp_path / "out"

@@ -57,6 +57,9 @@ def update(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
         for domain in selected:
             if language == domain.source_language:
                 raise click.BadParameter(f"'{language}' is the source language", param_hint="LANG")
+            if domain.has_own_text(language):
+                click.echo(f"{domain.id}: cardgen's shared strings in '{language}' are source text; no PO file")
+                continue
             wanted = domain.game.meta.languages if domain.game is not None else listed
             report = merge(domain, language, create=language in wanted)
             click.echo(
@@ -86,7 +89,9 @@ def add(settings: Settings, language: str) -> None:
         if language == domain.source_language:
             raise click.BadParameter(f"'{language}' is the source language", param_hint="LANG")
         path = domain.po_path(language)
-        if path.is_file():
+        if domain.has_own_text(language):
+            click.echo(f"{domain.id}: cardgen's shared strings in '{language}' are ready; nothing to translate")
+        elif path.is_file():
             click.echo(f"{domain.display(path)} exists; kept (use 'cardgen i18n update {language}')")
         else:
             report = merge(domain, language, create=True)

@@ -326,6 +326,13 @@ class _Checker:
         limits = meta.limits
         if limits is None:
             return
+        if meta.engine is None:
+            # limits are measured by playing the game; without an engine nothing would check them
+            self.fail(
+                "limits: need an engine to play the game; remove 'limits:' or name the game's "
+                "engine in 'engine:'",
+                self.at(GAME, "limits", key=True),
+            )
         if limits.players is not None and not meta.players.min <= limits.players <= meta.players.max:
             self.fail(
                 f"limits.players {limits.players} is outside the game's "

@@ -15,6 +15,7 @@ from typing import Any, Iterator, TypeVar, get_origin
 from pydantic import BaseModel, ValidationError
 
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
+from cardgen.content.translations import locale_messages
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
 
@@ -96,9 +97,28 @@ def load_games(content_dir: Path, game_ids: list[str] | None = None) -> list[Gam
             games.append(load_game(content_dir / game_id, display_root=content_dir.parent))
         except ContentErrors as failed:
             errors.extend(failed.errors)
+    errors.extend(_shared_string_errors(content_dir, games))
     if errors:
         raise ContentErrors(errors)
     return games
+
+
+def _shared_string_errors(content_dir: Path, games: list[Game]) -> list[ContentError]:
+    """The folder's own shared strings (``common/``) and, for each game, shared strings in its
+    source language: the rulebook headings and print-and-play words it prints."""
+    from cardgen.content.shared import load_shared
+
+    try:
+        shared = load_shared(content_dir, content_dir.parent)
+    except ContentErrors as failed:
+        return list(failed.errors)
+    errors = []
+    for game in games:
+        if not shared.has_text(game.meta.source_language):
+            doc = game.documents.get(GAME_FILE)
+            where = doc.locate(("source_language",)) if doc else Locator(file=game.root / GAME_FILE)
+            errors.append(ContentError(shared.missing_language_message(game.meta.source_language), where))
+    return errors
 
 
 def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
@@ -130,8 +150,6 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     )
     reader.errors.extend(checks.check_game(game))
     # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
-    from cardgen.i18n.po import locale_messages
-
     translated, po_errors = locale_messages(game_dir, display_root)
     reader.errors.extend(po_errors)
     for language, found in translated.items():

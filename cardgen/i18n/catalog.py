@@ -1,9 +1,10 @@
 """The source catalogue: every player-facing message of a game, by stable key.
 
-A *domain* is one folder of text: a game (``content/<game>/``) or the shared
-strings of the rulebooks (``content/common/``, which has no game.yaml and so
-is no game).  Its source text is ``text/<source>.yaml`` (Russian); its
-translations are ``locale/<lang>.po``.
+A *domain* is one catalogue of text: a game (``content/<game>/``, source text
+``text/<source>.yaml``, translations ``locale/<lang>.po``) or the shared strings
+of the rulebooks and print-and-play files (:mod:`cardgen.content.shared`:
+cardgen's own in several languages, a content folder's ``common/`` over them),
+whose source language is that of the games it serves.
 
 For each key the catalogue knows where the text appears (card face, rulebook
 section, ...) and, for text printed in a card box, its length budget: both go
@@ -17,16 +18,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.errors import ContentErrors, I18nError, Locator, shown_path
+from cardgen.content.shared import COMMON, TEXT_DIR, SharedStrings, load_shared
+from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
+from cardgen.errors import I18nError, Locator, shown_path
 from cardgen.i18n import fit, refs
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
-COMMON = "common"
-LOCALE_DIR = "locale"
-TEXT_DIR = "text"
-SOURCE_LANGUAGE = "ru"
+#: The shared strings' source language when a content folder has no game to take it from.
+DEFAULT_SOURCE_LANGUAGE = "en"
 
 _SECTIONS = {
     "intro": "introduction (after the cover)",
@@ -75,6 +76,21 @@ class Domain:
     game: "Game | None" = None
     lines: dict[str, int] = field(default_factory=dict)
     display_root: Path | None = None
+    shared: SharedStrings | None = None  # the shared strings, for the common domain
+
+    def entries(self, language: str) -> dict[str, Entry]:
+        """The translations of ``language`` by key (none for the source language)."""
+        if language == self.source_language:
+            return {}
+        if self.shared is not None:
+            return self.shared.translations(language, self.source_language)
+        path = self.po_path(language)
+        return read_entries(path, self.display(path)) if path.is_file() else {}
+
+    def has_own_text(self, language: str) -> bool:
+        """Whether ``language`` has source text of its own here (no PO file to translate)."""
+        return language == self.source_language or (
+            self.shared is not None and self.shared.has_text(language))
 
     @property
     def locale_dir(self) -> Path:
@@ -96,9 +112,13 @@ class Domain:
             return []
         return sorted(p.stem for p in self.locale_dir.glob("*.po"))
 
+    def _location(self, key: str) -> tuple[str, int | None]:
+        if self.shared is not None:
+            return self.shared.lines.get(self.source_language, {}).get(key, (COMMON, None))
+        return self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml"), self.lines.get(key)
+
     def source_messages(self) -> list[SourceMessage]:
         usage = _usage(self.game) if self.game is not None else {}
-        text_file = self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml")
         result = []
         for key, text in self.messages.items():
             where = usage.get(key) or _generic_usage(key, self.id)
@@ -125,7 +145,7 @@ class Domain:
                     text=text,
                     comments=tuple(comments),
                     max_length=max_length,
-                    locations=((text_file, self.lines.get(key)),),
+                    locations=(self._location(key),),
                     card=where.card,
                     field=where.field,
                 )
@@ -231,45 +251,43 @@ def game_domain(game: "Game", display_root: Path | None = None) -> Domain:
     )
 
 
-def common_domain(content_dir: Path, display_root: Path | None = None) -> Domain | None:
-    """The shared strings in ``content/common/``; None when the folder has no text."""
-    from cardgen.content.loader import validate_document
-    from cardgen.content.model import MessagesFile
-    from cardgen.content.yamlsource import read_yaml
+def common_domain(content_dir: Path, display_root: Path | None = None,
+                  source_language: str = DEFAULT_SOURCE_LANGUAGE) -> Domain:
+    """The shared strings as a catalogue whose source is ``source_language``.
 
-    root = content_dir / COMMON
-    path = root / TEXT_DIR / f"{SOURCE_LANGUAGE}.yaml"
-    if not path.is_file():
-        return None
-    doc = read_yaml(path, shown_path(path, display_root))
-    errors: list = []
-    parsed = validate_document(doc, MessagesFile, errors)
-    if parsed is None:
-        raise ContentErrors(errors)
+    Raises :class:`~cardgen.errors.ContentError` when there is no shared text in that
+    language (neither cardgen's nor the content folder's ``common/text``).
+    """
+    shared = load_shared(content_dir, display_root)
     return Domain(
         id=COMMON,
-        root=root,
-        source_language=parsed.language,
-        messages=dict(parsed.messages),
-        lines=_key_lines(doc),
+        root=shared.folder,
+        source_language=source_language,
+        messages=dict(shared.source(source_language)),
         display_root=display_root,
+        shared=shared,
     )
 
 
 def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain]:
-    """The domains to work on: the common strings first, then each game."""
+    """The domains to work on: the common strings first, then each game.
+
+    The common strings take the source language most of the folder's games have.
+    """
+    from collections import Counter
+
     from cardgen.content.loader import load_games
 
     display_root = content_dir.parent
-    result: list[Domain] = []
-    common = common_domain(content_dir, display_root)
-    if common is not None and (not game_ids or COMMON in game_ids):
-        result.append(common)
     ids = [g for g in (game_ids or []) if g != COMMON] or None
-    if game_ids and not ids:
-        return result
-    for game in load_games(content_dir, ids):
-        result.append(game_domain(game, display_root))
+    games = load_games(content_dir, ids)  # every game when only the common strings are asked for
+    result: list[Domain] = []
+    if not game_ids or COMMON in game_ids:
+        counts = Counter(game.meta.source_language for game in games)
+        source = min(counts, key=lambda lang: (-counts[lang], lang)) if counts else DEFAULT_SOURCE_LANGUAGE
+        result.append(common_domain(content_dir, display_root, source))
+    if not game_ids or ids:
+        result.extend(game_domain(game, display_root) for game in games)
     return result
 
 
@@ -301,6 +319,7 @@ def check_language(language: str) -> str:
 
 __all__ = [
     "COMMON",
+    "DEFAULT_SOURCE_LANGUAGE",
     "Domain",
     "Locator",
     "SourceMessage",

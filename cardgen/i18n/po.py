@@ -26,30 +26,15 @@ from pathlib import Path
 from babel.messages.catalog import Catalog, Message
 from babel.messages.pofile import denormalize, normalize, read_po, write_po
 
-from cardgen.errors import ContentError, I18nError, Locator, shown_path
+from cardgen.errors import I18nError, Locator
 from cardgen.fileio import write_bytes_atomic
+from cardgen.content.translations import Entry, previous_ids, read_entries
 from cardgen.i18n.catalog import Domain, SourceMessage
 
 PROJECT = "cardgen"
 FUZZY = "fuzzy"
 _AUTO_FLAGS = {"python-format", "python-brace-format"}
 WIDTH = 79
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One translation read from a PO file."""
-
-    key: str
-    source: str  # msgid: the source text the translation was made for (or merged to)
-    text: str  # msgstr; "" when untranslated
-    fuzzy: bool
-    previous: str | None = None
-    line: int | None = None
-
-    @property
-    def translated(self) -> bool:
-        return bool(self.text) and not self.fuzzy
 
 
 def build_date() -> datetime:
@@ -151,61 +136,9 @@ def write_template(domain: Domain) -> Path:
     return path
 
 
-def _previous_ids(catalog: Catalog) -> Catalog:
-    """Babel reads ``#| msgid`` lines as user comments; turn them back into previous ids."""
-    for message in list(catalog) + list(catalog.obsolete.values()):
-        lines = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
-        if not lines:
-            continue
-        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
-        parts: dict[str, list[str]] = {}
-        current = None
-        for line in lines:
-            keyword, _, rest = line.partition(" ")
-            if keyword in ("msgid", "msgctxt", "msgid_plural"):
-                current = keyword
-                parts.setdefault(keyword, []).append(rest)
-            elif line.startswith('"') and current:
-                parts[current].append(line)
-        if parts.get("msgid"):
-            message.previous_id = [denormalize("\n".join(parts["msgid"]))]
-    return catalog
-
-
-def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
-    """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped."""
-    shown = Path(display) if display else path
-    try:
-        with open(path, "rb") as handle:
-            catalog = _previous_ids(read_po(handle, abort_invalid=True))
-    except OSError as error:
-        raise I18nError(f"cannot read: {error.strerror}", Locator(file=shown)) from None
-    except Exception as error:  # babel's PoFileError and decoding errors
-        raise I18nError(f"not a valid PO file: {error}", Locator(file=shown)) from None
-    entries: dict[str, Entry] = {}
-    for message in catalog:
-        if not message.id:
-            continue  # the header
-        if not message.context:
-            raise I18nError(
-                f"entry {str(message.id)[:40]!r} has no msgctxt; every entry is keyed by its msgctxt",
-                Locator(file=shown, line=message.lineno),
-            )
-        text = message.string if isinstance(message.string, str) else (message.string or [""])[0]
-        entries[message.context] = Entry(
-            key=message.context,
-            source=message.id if isinstance(message.id, str) else message.id[0],
-            text=text or "",
-            fuzzy=message.fuzzy,
-            previous=message.previous_id[0] if message.previous_id else None,
-            line=message.lineno,
-        )
-    return entries
-
-
 def read_catalog(path: Path) -> Catalog:
     with open(path, "rb") as handle:
-        return _previous_ids(read_po(handle))
+        return previous_ids(read_po(handle))
 
 
 def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:
@@ -290,24 +223,15 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     return report
 
 
-def locale_messages(game_dir: Path, display_root: Path | None = None
-                    ) -> tuple[dict[str, dict[str, str]], list[ContentError]]:
-    """Translations in ``<game_dir>/locale/*.po``: {language: {key: text}}.
-
-    Only translated, non-fuzzy entries count (as with gettext's msgfmt); the
-    errors of broken files are returned, not raised, for the content loader.
-    """
-    result: dict[str, dict[str, str]] = {}
-    errors: list[ContentError] = []
-    folder = game_dir / "locale"
-    if not folder.is_dir():
-        return result, errors
-    for path in sorted(folder.glob("*.po")):
-        shown = shown_path(path, display_root)
-        try:
-            entries = read_entries(path, str(shown))
-        except I18nError as error:
-            errors.append(ContentError(error.message, error.locator.with_(language=path.stem)))
-            continue
-        result[path.stem] = {key: e.text for key, e in entries.items() if e.translated}
-    return result, errors
+__all__ = [
+    "Entry",  # re-exported: the reader lives in cardgen.content.translations
+    "MergeReport",
+    "build_date",
+    "merge",
+    "read_catalog",
+    "read_entries",
+    "render",
+    "template",
+    "update",
+    "write_template",
+]

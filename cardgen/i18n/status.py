@@ -15,7 +15,6 @@ from pathlib import Path
 from cardgen.errors import I18nError, Locator
 from cardgen.i18n import fit, refs
 from cardgen.i18n.catalog import Domain, domains
-from cardgen.i18n.po import read_entries
 
 
 @dataclass
@@ -46,12 +45,9 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
     sources = domain.source_messages()
     row = StatusRow(domain.id, language, len(sources))
     is_source = language == domain.source_language
-    entries = {}
-    path = domain.po_path(language)
-    if not is_source:
-        row.file = domain.display(path)
-        if path.is_file():
-            entries = read_entries(path, row.file)
+    entries = domain.entries(language)
+    if not domain.has_own_text(language):
+        row.file = domain.display(domain.po_path(language))
     forms = _forms(domain, entries, is_source)
     card_texts: dict[str, dict[str, tuple[str, str]]] = {}
     for source in sources:

@@ -23,7 +23,7 @@ from markupsafe import Markup, escape
 from cardgen.errors import I18nError, Locator
 from cardgen.i18n import refs
 from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
-from cardgen.i18n.po import Entry, read_entries
+from cardgen.content.translations import Entry
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -53,11 +53,7 @@ class Catalogue:
 
     @classmethod
     def load(cls, domain: Domain, language: str) -> "Catalogue":
-        path = domain.po_path(language)
-        entries: dict[str, Entry] = {}
-        if language != domain.source_language and path.is_file():
-            entries = read_entries(path, domain.display(path))
-        return cls(domain, language, entries)
+        return cls(domain, language, domain.entries(language))
 
 
 class Texts:
@@ -73,14 +69,14 @@ class Texts:
         self._warned: set[tuple[str, str, str]] = set()
         content_dir = content_dir or game.root.parent
         self.game_catalogue = Catalogue.load(game_domain(game, content_dir.parent), language)
-        common = common_domain(content_dir, content_dir.parent)
-        self.common_catalogue = Catalogue.load(common, language) if common is not None else None
+        common = common_domain(content_dir, content_dir.parent, self.source_language)
+        self.common_catalogue = Catalogue.load(common, language)
 
     # -- lookup --------------------------------------------------------------------------
     def _catalogue_of(self, key: str) -> Catalogue:
         if key in self.game_catalogue.domain.messages:
             return self.game_catalogue
-        if self.common_catalogue is not None and key in self.common_catalogue.domain.messages:
+        if key in self.common_catalogue.domain.messages:
             return self.common_catalogue
         raise I18nError(
             f"unknown message key '{key}': not in text/{self.source_language}.yaml of "
@@ -89,9 +85,7 @@ class Texts:
         )
 
     def has(self, key: str) -> bool:
-        return key in self.game_catalogue.domain.messages or (
-            self.common_catalogue is not None and key in self.common_catalogue.domain.messages
-        )
+        return key in self.game_catalogue.domain.messages or key in self.common_catalogue.domain.messages
 
     def raw(self, key: str) -> tuple[str, str]:
         """(text, language of the text) for ``key``; falls back to the source."""
@@ -176,7 +170,7 @@ class Texts:
         """Keys ``prefix`` and ``prefix.N`` (N a number) in natural order."""
         found = []
         for messages in (self.game_catalogue.domain.messages,
-                         self.common_catalogue.domain.messages if self.common_catalogue else {}):
+                         self.common_catalogue.domain.messages):
             for key in messages:
                 rest = key[len(prefix) + 1:] if key.startswith(prefix + ".") else None
                 if key == prefix or (rest is not None and rest.isdigit()):

@@ -87,20 +87,13 @@ def fold_grid(card_w: float, card_h: float, paper_w: float, paper_h: float) -> t
     return best
 
 
-OWN_CONTENT = Path(__file__).resolve().parents[2] / "content"
-
-
 def pnp_words(game, lang: str):
     """``word(key, **values)``: the words of the instruction page, the ``pnp.*`` messages of
-    the common catalogue (``content/common``; cardgen's own when the game's content folder
-    has none) in ``lang``, falling back to the source text like every other message."""
+    the shared strings (:mod:`cardgen.content.shared`) in ``lang``, falling back to the
+    source text like every other message."""
     from cardgen.i18n import Texts
-    from cardgen.i18n.catalog import COMMON, SOURCE_LANGUAGE, TEXT_DIR
 
-    content_dir = game.root.parent
-    if not (content_dir / COMMON / TEXT_DIR / f"{SOURCE_LANGUAGE}.yaml").is_file():
-        content_dir = OWN_CONTENT
-    texts = Texts(game, lang, content_dir)
+    texts = Texts(game, lang)
 
     def word(key: str, **values) -> str:
         return texts.plain(f"pnp.{key}", **values)

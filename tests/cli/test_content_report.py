@@ -28,7 +28,6 @@ def test_simulate_json_carries_the_coverage_of_all_832_fields(tmp_path):
 def test_validate_simulate_prints_the_coverage_table(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CONTENT / "head-game", content / "head-game")
-    shutil.copytree(CONTENT / "common", content / "common")
     game = content / "head-game" / "game.yaml"
     game.write_text(game.read_text("utf-8").replace("  games: 1000\n", "  games: 20\n", 1), "utf-8")
     result = CliRunner().invoke(cli, ["--content", str(content), "validate", "--simulate", "head-game"])

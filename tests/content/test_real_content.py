@@ -104,7 +104,6 @@ def test_validate_reports_errors_in_the_reference_base_the_engine_reads(tmp_path
 
     content = tmp_path / "content"
     shutil.copytree(CONTENT / "head-game", content / "head-game")
-    shutil.copytree(CONTENT / "common", content / "common")
     players = content / "head-game" / "players" / "brazil.yaml"
     text = players.read_text("utf-8")
     players.write_text(text.replace("born: 1940-10-23", "born: someday", 1), "utf-8")

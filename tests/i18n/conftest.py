@@ -1,4 +1,4 @@
-"""A private copy of one game (and the common strings) to change freely."""
+"""A private copy of one game to change freely."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ CONTENT = ROOT / "content"
 
 @pytest.fixture
 def content(tmp_path: Path) -> Path:
-    """tmp/content with klepka and common, without their translations."""
+    """tmp/content with klepka, without its translations (the shared strings are cardgen's own)."""
     target = tmp_path / "content"
-    for name in ("klepka", "common"):
+    for name in ("klepka",):
         shutil.copytree(CONTENT / name, target / name, ignore=shutil.ignore_patterns("*.po", "*.pot"))
     return target

@@ -1,0 +1,158 @@
+"""The shared strings: headings, tables and page furniture of every rulebook and
+print-and-play file ("Setup", "Cards in the box: {total}", "Cut along the marks", ...).
+
+cardgen ships them as source text in several languages, ``cardgen/common/text/<lang>.yaml``
+(English, Russian, German), so a game in any of those languages needs none of its own and a
+game's ``source_language`` picks which set is its source.  A content folder may hold its own
+``common/``:
+
+* ``common/text/<lang>.yaml`` overrides cardgen's strings key by key (or adds a language);
+* ``common/locale/<lang>.po`` translates them into a language neither has text for
+  (written by ``cardgen i18n add``; its ``msgid`` is the text of the source language it was
+  made from, and stays current as long as that text is unchanged).
+
+A content folder holding only game folders is complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
+from cardgen.content.yamlsource import YamlDocument, read_yaml
+from cardgen.errors import ContentError, ContentErrors, I18nError, shown_path
+
+COMMON = "common"
+TEXT_DIR = "text"
+BUILTIN_DIR = Path(__file__).resolve().parents[1] / COMMON
+
+
+@dataclass
+class SharedStrings:
+    """cardgen's shared strings with a content folder's own ``common/`` laid over them."""
+
+    folder: Path  # <content>/common; need not exist
+    texts: dict[str, dict[str, str]]  # language -> key -> text
+    #: language -> key -> (file as shown in messages, line) of the text in force
+    lines: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
+    display_root: Path | None = None
+
+    def languages(self) -> list[str]:
+        """Languages with source text (cardgen's or the folder's)."""
+        return sorted(self.texts)
+
+    def has_text(self, language: str) -> bool:
+        return language in self.texts
+
+    def source(self, language: str) -> dict[str, str]:
+        """The strings in ``language``; :class:`ContentError` when there is no text for it."""
+        try:
+            return self.texts[language]
+        except KeyError:
+            raise ContentError(self.missing_language_message(language)) from None
+
+    def missing_language_message(self, language: str) -> str:
+        return (
+            f"cardgen has no shared strings (rulebook headings, print-and-play instructions) in "
+            f"'{language}'; it has {', '.join(self.languages())}. Add common/text/{language}.yaml to "
+            f"the content folder (a copy of {BUILTIN_DIR / TEXT_DIR / 'en.yaml'} translated; "
+            f"'cardgen new' writes one)"
+        )
+
+    def po_path(self, language: str) -> Path:
+        return self.folder / LOCALE_DIR / f"{language}.po"
+
+    def translations(self, language: str, source_language: str) -> dict[str, Entry]:
+        """Entries of ``language`` for a catalogue whose source is ``source_language``.
+
+        A language with text of its own gives complete, current entries; any other is read
+        from ``common/locale/<language>.po``, where an entry made from the text of another
+        source language still counts as current while that text is unchanged.
+        """
+        source = self.texts.get(source_language, {})
+        if language in self.texts:
+            own = self.texts[language]
+            return {key: Entry(key, text, own[key], False) for key, text in source.items() if key in own}
+        path = self.po_path(language)
+        if not path.is_file():
+            return {}
+        entries = read_entries(path, shown_path(path, self.display_root).as_posix())
+        current = {}
+        for key, entry in entries.items():
+            made_from_current_text = any(texts.get(key) == entry.source for texts in self.texts.values())
+            if made_from_current_text and key in source:
+                entry = Entry(key, source[key], entry.text, entry.fuzzy, entry.previous, entry.line)
+            current[key] = entry
+        return current
+
+
+def load_shared(content_dir: Path, display_root: Path | None = None) -> SharedStrings:
+    """cardgen's shared strings overlaid with ``<content_dir>/common/text/*.yaml``.
+
+    Raises :class:`ContentErrors` listing every problem of the folder's own files.
+    """
+    texts: dict[str, dict[str, str]] = {}
+    lines: dict[str, dict[str, tuple[str, int]]] = {}
+    for doc, language, messages in _builtin():
+        _lay_over(texts, lines, doc, language, messages, display_root)
+    errors: list[ContentError] = []
+    folder = content_dir / COMMON
+    text_dir = folder / TEXT_DIR
+    if text_dir.is_dir():
+        for path in sorted(text_dir.glob("*.yaml")):
+            parsed = _read(path, shown_path(path, display_root), errors)
+            if parsed is not None:
+                _lay_over(texts, lines, *parsed, display_root)
+    if errors:
+        raise ContentErrors(errors)
+    return SharedStrings(folder, texts, lines, display_root)
+
+
+def _lay_over(texts, lines, doc: YamlDocument, language: str, messages: dict[str, str],
+              display_root: Path | None) -> None:
+    texts.setdefault(language, {}).update(messages)
+    shown = doc.display_path.as_posix()
+    where = lines.setdefault(language, {})
+    for key in messages:
+        mark = doc.key_marks.get(("messages", key))
+        where[key] = (shown, mark.line if mark else 0)
+
+
+@lru_cache(maxsize=1)
+def _builtin() -> tuple[tuple[YamlDocument, str, dict[str, str]], ...]:
+    """cardgen's own shared strings, read once per process (they ship with the package)."""
+    errors: list[ContentError] = []
+    found = []
+    for path in sorted((BUILTIN_DIR / TEXT_DIR).glob("*.yaml")):
+        parsed = _read(path, path, errors)
+        if parsed is not None:
+            found.append(parsed)
+    if errors:  # a broken installation, not a content mistake
+        raise I18nError("cardgen's own shared strings are broken: " + "; ".join(map(str, errors)))
+    return tuple(found)
+
+
+def _read(path: Path, shown: Path, errors: list[ContentError]):
+    from cardgen.content.loader import validate_document
+    from cardgen.content.model import MessagesFile
+
+    try:
+        doc = read_yaml(path, shown)
+    except ContentError as error:
+        errors.append(error)
+        return None
+    parsed = validate_document(doc, MessagesFile, errors)
+    if parsed is None:
+        return None
+    if parsed.language != path.stem:
+        errors.append(ContentError(
+            f"language '{parsed.language}' does not match the file name (expected '{path.stem}')",
+            doc.locate(("language",)),
+        ))
+        return None
+    return doc, parsed.language, dict(parsed.messages)
+
+
+__all__ = ["BUILTIN_DIR", "COMMON", "SharedStrings", "load_shared"]

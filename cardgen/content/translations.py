@@ -1,0 +1,132 @@
+"""Translations as the content layer reads them: ``locale/<lang>.po`` files, entry by key.
+
+The content layer owns where a game's messages come from: its source text
+(``text/<source>.yaml``), the shared strings (:mod:`cardgen.content.shared`) and the
+translations in its PO files, read here.  Writing and merging PO files is the
+translator's workflow and lives in :mod:`cardgen.i18n.po`, which builds on this module;
+nothing here imports :mod:`cardgen.i18n`, so the import arrows run one way:
+i18n -> content.
+
+Each PO entry is keyed by its ``msgctxt`` (the message key); ``msgid`` is the source text
+the translation was made for, so a changed source shows as stale.
+"""
+
+from __future__ import annotations
+
+import io
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import denormalize, read_po
+
+from cardgen.content.yamlsource import MAX_FILE_BYTES
+from cardgen.errors import ContentError, I18nError, Locator, shown_path
+
+LOCALE_DIR = "locale"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One translation read from a PO file."""
+
+    key: str
+    source: str  # msgid: the source text the translation was made for (or merged to)
+    text: str  # msgstr; "" when untranslated
+    fuzzy: bool
+    previous: str | None = None
+    line: int | None = None
+
+    @property
+    def translated(self) -> bool:
+        return bool(self.text) and not self.fuzzy
+
+
+def previous_ids(catalog: Catalog) -> Catalog:
+    """Babel reads ``#| msgid`` lines as user comments; turn them back into previous ids."""
+    for message in list(catalog) + list(catalog.obsolete.values()):
+        lines = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
+        if not lines:
+            continue
+        message.user_comments = [c for c in message.user_comments if not c.startswith("|")]
+        parts: dict[str, list[str]] = {}
+        current = None
+        for line in lines:
+            keyword, _, rest = line.partition(" ")
+            if keyword in ("msgid", "msgctxt", "msgid_plural"):
+                current = keyword
+                parts.setdefault(keyword, []).append(rest)
+            elif line.startswith('"') and current:
+                parts[current].append(line)
+        if parts.get("msgid"):
+            message.previous_id = [denormalize("\n".join(parts["msgid"]))]
+    return catalog
+
+
+def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
+    """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped."""
+    shown = Path(display) if display else path
+    try:
+        data = _capped(path, shown)
+    except OSError as error:
+        raise I18nError(f"cannot read: {error.strerror}", Locator(file=shown)) from None
+    try:
+        catalog = previous_ids(read_po(data, abort_invalid=True))
+    except Exception as error:  # babel's PoFileError and decoding errors
+        raise I18nError(f"not a valid PO file: {error}", Locator(file=shown)) from None
+    entries: dict[str, Entry] = {}
+    for message in catalog:
+        if not message.id:
+            continue  # the header
+        if not message.context:
+            raise I18nError(
+                f"entry {str(message.id)[:40]!r} has no msgctxt; every entry is keyed by its msgctxt",
+                Locator(file=shown, line=message.lineno),
+            )
+        text = message.string if isinstance(message.string, str) else (message.string or [""])[0]
+        entries[message.context] = Entry(
+            key=message.context,
+            source=message.id if isinstance(message.id, str) else message.id[0],
+            text=text or "",
+            fuzzy=message.fuzzy,
+            previous=message.previous_id[0] if message.previous_id else None,
+            line=message.lineno,
+        )
+    return entries
+
+
+def _capped(path: Path, shown: Path) -> io.BytesIO:
+    """The bytes of a PO file: a regular file of at most MAX_FILE_BYTES (a FIFO or a device
+    would block or never end)."""
+    info = path.stat()
+    if not stat.S_ISREG(info.st_mode):
+        raise I18nError("not a regular file", Locator(file=shown))
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise I18nError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", Locator(file=shown))
+    return io.BytesIO(data)
+
+
+def locale_messages(game_dir: Path, display_root: Path | None = None
+                    ) -> tuple[dict[str, dict[str, str]], list[ContentError]]:
+    """Translations in ``<game_dir>/locale/*.po``: {language: {key: text}}.
+
+    Only translated, non-fuzzy entries count (as with gettext's msgfmt); the
+    errors of broken files are returned, not raised, for the content loader.
+    """
+    result: dict[str, dict[str, str]] = {}
+    errors: list[ContentError] = []
+    folder = game_dir / LOCALE_DIR
+    if not folder.is_dir():
+        return result, errors
+    for path in sorted(folder.glob("*.po")):
+        shown = shown_path(path, display_root)
+        try:
+            entries = read_entries(path, str(shown))
+        except I18nError as error:
+            errors.append(ContentError(error.message, error.locator.with_(language=path.stem)))
+            continue
+        result[path.stem] = {key: e.text for key, e in entries.items() if e.translated}
+    return result, errors
