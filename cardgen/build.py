@@ -4,11 +4,24 @@ A *producer* turns games into files.  It is registered in :data:`PRODUCERS`
 by one line, ``name -> "module:plan"``, where ``plan(options, game, langs)``
 returns :class:`Job` objects; each job names a function
 ``func(options, **args) -> list[Artefact]`` that runs in a worker process and
-writes its files with :func:`write_artefact` (atomic: a temporary name, then
-a rename).  Jobs are independent, so they run in parallel on every core.  When
-all succeed, ``<out>/manifest.json`` lists every file with its game, kind,
-language, paper, path, pages, card faces and SHA-256; a failed build raises and
-leaves the previous manifest and every previous file whole.
+writes its files with :func:`write_artefact`.  Jobs are independent, so they
+run in parallel on every core.  ``<out>/manifest.json`` lists every file with
+its game, kind, language, paper, path, pages, card faces and SHA-256.
+
+Builds are all or nothing (:class:`cardgen.fileio.StagedUpdate` has the whole
+design).  Jobs write into a staging folder, the hidden sibling
+``<parent>/.<out-name>.cardgen-staging-<random>`` of the output folder
+(``BuildOptions.staging_dir``; artefact paths stay relative to the output
+folder).  Only when every job succeeded does the commit move the staged files
+into place, delete the stale files of the rebuilt games and languages and put
+the manifest in place last, after writing a journal of those steps that the
+next build rolls forward should the process die half-way.  Anything else -- a
+job's error, any BaseException a library raises in a job (reported as a
+:class:`~cardgen.errors.RenderError` with the job's label), a worker process
+dying, KeyboardInterrupt in the parent -- removes the staging folder and leaves
+the output folder as it was; so does SIGKILL before the commit, whose staging
+folder the next build removes.  Failures before any job runs (planning,
+``--strict``) do not create a staging folder at all.
 
 Rebuilding with the same inputs gives byte-identical files
 (``SOURCE_DATE_EPOCH`` sets the PDF dates when given).
@@ -21,15 +34,17 @@ import importlib
 import json
 import multiprocessing
 import os
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
 
 from cardgen.errors import CardgenError, Locator, RenderError
-from cardgen.fileio import write_bytes_atomic, write_text_atomic
+from cardgen.fileio import CommitPlan, StagedUpdate, write_bytes_atomic, write_text_atomic
 
 # name -> "module:plan"; a new kind of artefact is one line here.
 PRODUCERS: dict[str, str] = {
@@ -57,6 +72,7 @@ class BuildOptions:
     workers: int | None = None  # None: one per core
     producers: tuple[str, ...] = ()  # empty: every registered producer
     strict: bool = False  # fail before writing anything on missing, fuzzy or overflowing text
+    staging_dir: Path | None = None  # set by build(): where write_artefact writes; None: out_dir itself
 
 
 @dataclass(frozen=True)
@@ -95,16 +111,26 @@ class BuildResult:
     jobs: int
     workers: int
     removed: list[str] = field(default_factory=list)
+    recovered: list[str] = field(default_factory=list)  # what was cleaned up after builds that died
 
 
 def write_artefact(options: BuildOptions, relpath: str, data: bytes, *, game: str, kind: str, lang: str | None,
                    paper: str | None = None, pages: int | None = None, cards: int = 0,
                    **extra: Any) -> Artefact:
-    """Write one output file atomically and describe it for the manifest."""
+    """Write one output file (into the build's staging folder when there is one, else
+    atomically into ``out_dir``) and describe it for the manifest; ``relpath`` is relative
+    to the output folder."""
     if kind not in KINDS:
         raise RenderError(f"unknown artefact kind '{kind}'; expected one of: {', '.join(KINDS)}")
-    target = options.out_dir / relpath
-    write_bytes_atomic(target, data)
+    parts = relpath.split("/")
+    if relpath.startswith("/") or any(part in ("", ".", "..") for part in parts):
+        raise RenderError(f"artefact path '{relpath}' must be relative and stay inside the output folder")
+    root = options.out_dir
+    if options.staging_dir is not None:
+        root = options.staging_dir
+        if not root.is_dir():  # removed by a failed build's clean-up or a later build: never recreate it
+            raise RenderError(f"the build's staging folder {root} is gone; the build was stopped or failed")
+    write_bytes_atomic(root.joinpath(*parts), data)
     return Artefact(game, kind, lang, paper, relpath, pages, cards, hashlib.sha256(data).hexdigest(),
                     tuple(sorted(extra.items())))
 
@@ -207,12 +233,19 @@ def _warm_up(options: BuildOptions, jobs: list[Job]) -> None:
 
 
 def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
-    """Run one job in a worker; errors come back as data (exceptions lose their locator when pickled)."""
+    """Run one job in a worker; errors come back as data (exceptions lose their locator when pickled).
+
+    Any BaseException but KeyboardInterrupt is the job's failure (some libraries raise
+    BaseException subclasses, and SystemExit from a library must not end a worker quietly);
+    KeyboardInterrupt means the user stopped the build and goes on up.
+    """
     try:
         return "ok", _resolve(job.func)(options, **dict(job.args))
     except CardgenError as error:
         return "error", (type(error).__name__, error.message, error.locator, str(error))
-    except Exception as error:  # noqa: BLE001 - reported with the job's label
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - reported with the job's label
         return "error", ("RenderError", f"{job.label}: {type(error).__name__}: {error}", Locator(), None)
 
 
@@ -229,7 +262,8 @@ def _raise(job: Job, payload) -> None:
 
 
 def build(options: BuildOptions, progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
-    """Run every producer's jobs and write the manifest; raise on the first failure."""
+    """Run every producer's jobs into a staging folder and, when all succeed, put their files
+    and the manifest in place; raise on the first failure, leaving the output folder as it was."""
     start = time.perf_counter()
     _forget_cached_inputs()
     if options.templates_dir is None:
@@ -241,48 +275,89 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     workers = max(1, min(workers, len(jobs)))
     if workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork":
         _warm_up(options, jobs)
+    targets = {(job.producer, *t) for job in jobs for t in job.targets}
+    removed: list[str] = []
+
+    def decide(staging: Path, artefacts: list[Artefact]) -> CommitPlan:
+        text, stale = _manifest(options, artefacts, targets)
+        write_text_atomic(staging / MANIFEST, text)
+        removed.extend(stale)
+        return CommitPlan(tuple(sorted({a.path for a in artefacts})), tuple(stale), MANIFEST)
+
+    with StagedUpdate(options.out_dir) as staged:
+        artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
+        staged.commit(lambda: decide(staged.path, artefacts))
+    return BuildResult(sorted(artefacts, key=lambda a: a.path), options.out_dir / MANIFEST,
+                       time.perf_counter() - start, len(jobs), workers, removed, staged.recovered)
+
+
+def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,
+              progress: Callable[[int, int, str], None] | None) -> list[Artefact]:
+    """Every job's artefacts, in this process or on ``workers`` processes; raise on the first failure."""
     artefacts: list[Artefact] = []
-    done = 0
     if progress:
         progress(0, len(jobs), "")
     if workers == 1:
-        for job in jobs:
+        for done, job in enumerate(jobs, 1):
             status, payload = _run_job(options, job)
             if status != "ok":
                 _raise(job, payload)
             artefacts.extend(_tag(job, payload))
-            done += 1
             if progress:
                 progress(done, len(jobs), job.label)
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            futures = {pool.submit(_run_job, options, job): job for job in jobs}
-            pending = set(futures)
-            while pending:
-                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in sorted(finished, key=lambda f: futures[f].label):
-                    job = futures[future]
+        return artefacts
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_end_with_parent)
+    try:
+        futures = {pool.submit(_run_job, options, job): job for job in jobs}
+        finished_labels: set[str] = set()
+        pending = set(futures)
+        while pending:
+            finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in sorted(finished, key=lambda f: futures[f].label):
+                job = futures[future]
+                try:
                     status, payload = future.result()
-                    if status != "ok":
-                        for other in pending:
-                            other.cancel()
-                        _raise(job, payload)
-                    artefacts.extend(_tag(job, payload))
-                    done += 1
-                    if progress:
-                        progress(done, len(jobs), job.label)
-    targets = {(job.producer, *t) for job in jobs for t in job.targets}
-    manifest, removed = _write_manifest(options, artefacts, targets)
-    return BuildResult(sorted(artefacts, key=lambda a: a.path), manifest, time.perf_counter() - start,
-                       len(jobs), workers, removed)
+                except BrokenProcessPool:
+                    unfinished = sorted(j.label for j in jobs if j.label not in finished_labels)
+                    shown = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
+                    raise RenderError(f"a worker process died (killed, out of memory, or crashed in a library) with "
+                                      f"{len(unfinished)} job(s) unfinished: {shown}; nothing was written") from None
+                except Exception as error:  # noqa: BLE001 - e.g. a result that could not be sent back
+                    raise RenderError(f"{job.label}: {type(error).__name__}: {error}") from None
+                if status != "ok":
+                    _raise(job, payload)
+                artefacts.extend(_tag(job, payload))
+                finished_labels.add(job.label)
+                if progress:
+                    progress(len(finished_labels), len(jobs), job.label)
+    finally:
+        # running jobs finish (their files land in the staging folder, removed after this), queued ones never start
+        pool.shutdown(wait=True, cancel_futures=True)
+    return artefacts
+
+
+def _end_with_parent() -> None:
+    """Make this worker exit when the build process dies: after a SIGKILL of the build alone,
+    its workers would otherwise wait for work forever (and finish writing a dead build's files)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="cardgen-parent-watch", daemon=True).start()
 
 
 def _tag(job: Job, artefacts: list[Artefact]) -> list[Artefact]:
     return [replace(a, extra=tuple(sorted(dict(a.extra, producer=job.producer).items()))) for a in artefacts]
 
 
-def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: set) -> tuple[Path, list[str]]:
-    """Write the manifest: this build's files plus earlier entries for games and languages not rebuilt."""
+def _manifest(options: BuildOptions, artefacts: list[Artefact], targets: set) -> tuple[str, list[str]]:
+    """The manifest's text -- this build's files plus earlier entries for games and languages
+    not rebuilt -- and the files of the output folder it makes stale (relative paths).
+
+    Reads the output folder and changes nothing: the commit deletes the stale files."""
     path = options.out_dir / MANIFEST
     entries = {a.path: a.entry() for a in artefacts}
     if path.is_file():
@@ -299,7 +374,7 @@ def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: s
             if (options.out_dir / str(entry.get("path"))).is_file():
                 entries[entry["path"]] = entry
     # files of the rebuilt games and languages that this build did not write are stale
-    removed: list[str] = []
+    stale: list[str] = []
     for game, lang in sorted({(g, lang) for _, g, lang in targets}, key=str):
         folder = options.out_dir / game / (lang or "")
         if not folder.is_dir():
@@ -307,8 +382,6 @@ def _write_manifest(options: BuildOptions, artefacts: list[Artefact], targets: s
         for file in sorted(folder.rglob("*")):
             rel = file.relative_to(options.out_dir).as_posix()
             if file.is_file() and rel not in entries and file.suffix in {".pdf", ".png", ".html", ".json"}:
-                file.unlink()
-                removed.append(rel)
+                stale.append(rel)
     files = [entries[key] for key in sorted(entries)]
-    write_text_atomic(path, json.dumps({"files": files}, ensure_ascii=False, indent=1) + "\n")
-    return path, removed
+    return json.dumps({"files": files}, ensure_ascii=False, indent=1) + "\n", stale

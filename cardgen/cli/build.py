@@ -50,8 +50,9 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
     OUT/manifest.json.
 
-    Every file is written to a temporary name and renamed when complete, so a
-    failed or interrupted build leaves the previous outputs whole.  A language
+    Files are written into a hidden staging folder beside OUT and moved in only
+    when every job succeeded, so a failed, interrupted or killed build leaves OUT
+    as it was (the next build removes what a killed one left).  A language
     with missing or fuzzy translations builds with the Russian source text in
     their place and a warning at the end; --strict makes that an error.
     """
@@ -124,6 +125,8 @@ def _summary(result) -> None:
         row[2] += a.cards
     click.echo(table(["game", "kind", "files", "pages", "cards"],
                      [(g, k, *v) for (g, k), v in sorted(rows.items())]))
+    for note in result.recovered:
+        click.echo(f"note: {note}")
     if result.removed:
         click.echo(f"removed {len(result.removed)} stale file(s)")
     click.secho(f"{len(result.artefacts)} files in {result.seconds:.1f} s ({result.jobs} jobs on {result.workers} "
