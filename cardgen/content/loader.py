@@ -14,6 +14,7 @@ from typing import Any, Iterator, TypeVar, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
 from cardgen.content.translations import locale_messages
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
@@ -127,7 +128,7 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
 
     reader = _Reader(game_dir, display_root)
     meta = reader.model(GAME_FILE, GameMeta)
-    cards_file = reader.model(CARDS_FILE, CardsFile)
+    deck = reader.cards()
     messages: dict[str, dict[str, str]] = {}
     for name, catalogue in reader.text_files():
         if catalogue.language != Path(name).stem:
@@ -138,17 +139,18 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
             )
         messages[catalogue.language] = dict(catalogue.messages)
 
-    if meta is None or cards_file is None:
+    if meta is None or deck is None:
         raise ContentErrors(reader.errors)
     game = Game(
         root=game_dir,
         meta=meta,
-        cards=list(cards_file.cards),
+        cards=deck[0],
         messages=messages,
         documents=reader.documents,
         display_root=display_root,
     )
-    reader.errors.extend(checks.check_game(game))
+    # Errors about generated cards name the generator and the values behind the card.
+    reader.errors.extend(deck[1].explain(error) for error in checks.check_game(game))
     # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
     translated, po_errors = locale_messages(game_dir, display_root)
     reader.errors.extend(po_errors)
@@ -192,6 +194,28 @@ class _Reader:
         if doc is None:
             return None
         return validate_document(doc, model, self.errors)
+
+    def cards(self) -> tuple[list[Card], ExpandedCards] | None:
+        """The deck of cards.yaml with its generators expanded, each card schema-checked.
+
+        From here on the document of cards.yaml is the expanded view, so the
+        cross-reference checks locate card ``i`` of the deck at the lines it
+        came from (see cardgen.content.generators).
+        """
+        cards_file = self.model(CARDS_FILE, CardsFile)
+        if cards_file is None:
+            return None
+        expansion = expand_cards(self.documents[CARDS_FILE], cards_file, self.errors)
+        if expansion is None:
+            return None
+        found: list[ContentError] = []
+        expanded = validate_document(expansion.document, CardsFile, found)
+        self.errors.extend(expansion.explain(error) for error in found)
+        if expanded is None:
+            return None
+        self.documents[CARDS_FILE] = expansion.document
+        cards = [card for card in expanded.cards if isinstance(card, Card)]
+        return cards, expansion
 
     def text_files(self) -> Iterator[tuple[str, MessagesFile]]:
         text_dir = self.game_dir / TEXT_DIR
@@ -303,24 +327,49 @@ def _is_type_tag(part: str) -> bool:
 
 
 def _allowed_keys(doc: YamlDocument, parent: tuple) -> list[str]:
-    """The keys the schema allows where an unknown key was found."""
+    """The keys the schema allows where an unknown key was found.
+
+    Where the schema offers several models (a card or a card generator), the
+    one sharing most keys with the data there is meant.
+    """
     from cardgen.content.model import CardsFile, GameMeta, MessagesFile
 
     roots = {"game.yaml": GameMeta, "cards.yaml": CardsFile}
-    model: Any = roots.get(doc.path.name, MessagesFile)
+    models: list[Any] = [roots.get(doc.path.name, MessagesFile)]
+    node: Any = doc.data
     in_dict = False  # the next part is a free key of a dict[str, Model]
     for part in parent:
         if isinstance(part, int) or in_dict:
             in_dict = False
-            continue
-        info = getattr(model, "model_fields", {}).get(part)
-        if info is None:
-            return []
-        in_dict = _is_dict(info.annotation)
-        model = _inner_model(info.annotation)
-        if model is None:
-            return []
-    return sorted(getattr(model, "model_fields", {}))
+        else:
+            info = _fields(_closest_model(models, node)).get(part)
+            if info is None:
+                return []
+            in_dict = _is_dict(info.annotation)
+            models = _inner_models(info.annotation)
+            if not models:
+                return []
+        node = _child(node, part)
+    return sorted(_fields(_closest_model(models, node)))
+
+
+def _fields(model: Any) -> dict[str, Any]:
+    """A model's fields by the key written in YAML (its alias, e.g. 'from')."""
+    return {info.alias or name: info for name, info in getattr(model, "model_fields", {}).items()}
+
+
+def _closest_model(models: list[Any], node: Any) -> Any:
+    if len(models) == 1 or not isinstance(node, dict):
+        return models[0]
+    return max(models, key=lambda model: len(set(_fields(model)) & set(node)))
+
+
+def _child(node: Any, part: Any) -> Any:
+    if isinstance(node, dict):
+        return node.get(part)
+    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+        return node[part]
+    return None
 
 
 def _is_dict(annotation: Any) -> bool:
@@ -329,15 +378,11 @@ def _is_dict(annotation: Any) -> bool:
     return any(_is_dict(arg) for arg in getattr(annotation, "__args__", ()))
 
 
-def _inner_model(annotation: Any) -> Any:
-    """The BaseModel class inside ``list[X]``, ``X | None`` and the like."""
+def _inner_models(annotation: Any) -> list[Any]:
+    """The BaseModel classes inside ``list[X]``, ``X | None``, ``X | Y`` and the like."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return annotation
-    for arg in getattr(annotation, "__args__", ()):
-        found = _inner_model(arg)
-        if found is not None:
-            return found
-    return None
+        return [annotation]
+    return [model for arg in getattr(annotation, "__args__", ()) for model in _inner_models(arg)]
 
 
 def _type_name(value: Any) -> str:

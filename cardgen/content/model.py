@@ -6,7 +6,8 @@ Three kinds of file make a game folder ``content/<game>/``:
   composition table (groups and kinds with their declared counts), card
   attributes, engine settings, rule options, open points and their
   clarifications, playability limits;
-* ``cards.yaml`` -> :class:`CardsFile`: every card, written out one by one;
+* ``cards.yaml`` -> :class:`CardsFile`: every card, written out or made by a
+  generator (:class:`CardGenerator`, expanded by ``cardgen.content.generators``);
 * ``text/<lang>.yaml`` -> :class:`MessagesFile`: the text behind each message
   key (Russian is the source language).
 
@@ -20,13 +21,14 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, StringConstraints, Tag
 
 ID_PATTERN = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)*$"
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Z]{2})?$"
 COLOR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 SETTING_PATTERN = r"^[a-z][a-z0-9_]*$"
+PLACEHOLDER_PATTERN = r"^[a-z][a-z0-9_]{0,31}$"
 
 PATTERN_MEANINGS = {
     ID_PATTERN: "a lower-case id of letters, digits and single hyphens (like 'geo-france')",
@@ -34,6 +36,7 @@ PATTERN_MEANINGS = {
     LANG_PATTERN: "a language code (like 'ru', 'en' or 'pt-BR')",
     COLOR_PATTERN: "a colour written #rrggbb",
     SETTING_PATTERN: "a lower-case setting name of letters, digits and underscores",
+    PLACEHOLDER_PATTERN: "a placeholder name of lower-case letters, digits and underscores (like 'color')",
 }
 
 Id = Annotated[
@@ -204,8 +207,99 @@ class Card(Strict):
     attrs: dict[Id, str | int | bool] = Field(default_factory=dict)
 
 
+# -- card generators --------------------------------------------------------
+# One entry of ``cards:`` may be a generator: ``generate`` names lists of
+# values, ``card`` is a card whose text holds {placeholders}; the loader
+# expands it (cardgen.content.generators) into one Card per combination.
+
+#: Caps that keep one line of YAML from making millions of cards.
+MAX_GENERATED_CARDS = 10_000
+MAX_RANGE_VALUES = 10_000
+RANGE_BOUND = 1_000_000
+
+GeneratorValue = str | int | bool
+Placeholder = Annotated[
+    str,
+    StringConstraints(pattern=PLACEHOLDER_PATTERN),
+    Field(description="Placeholder name used as {name} in the card template, e.g. 'color'."),
+]
+TemplateText = Annotated[
+    str,
+    StringConstraints(min_length=1),
+    Field(description="Text with {placeholders} filled in for each card, e.g. '{color}-{number}'."),
+]
+
+
+class ValueRange(Strict):
+    """Whole numbers from ``from`` to ``to``, both included, ``step`` apart."""
+
+    from_: int = Field(alias="from", ge=-RANGE_BOUND, le=RANGE_BOUND, description="First number.")
+    to: int = Field(ge=-RANGE_BOUND, le=RANGE_BOUND, description="Last number (included).")
+    step: int = Field(default=1, ge=1, le=RANGE_BOUND)
+
+
+ValueRow = dict[Placeholder, GeneratorValue]
+
+# A callable discriminator picks the branch from the data, so a mistake in one
+# branch is not reported again as a mismatch of the other.  The tags appear in
+# pydantic's error locations; their brackets make the loader drop them from
+# the field paths it shows (as it drops pydantic's 'list[...]' tags).
+GeneratorValues = Annotated[
+    Annotated[
+        list[GeneratorValue | ValueRow],
+        Tag("[list]"),
+        Field(
+            min_length=1,
+            max_length=MAX_GENERATED_CARDS,
+            description="The values, in order: plain values, or rows (mappings of fields, "
+            "used as {name.field}).",
+        ),
+    ]
+    | Annotated[ValueRange, Tag("[range]")],
+    Discriminator(lambda value: "[range]" if isinstance(value, dict) else "[list]"),
+]
+
+
+class CardTemplate(Strict):
+    """The card a generator makes for each combination of values.
+
+    The fields of a card; any text may hold {placeholders}.  A value that is
+    a whole placeholder (``"{number}"``) keeps its type in ``copies`` and
+    ``attrs``; everywhere else placeholders fill in text.
+    """
+
+    id: TemplateText
+    group: TemplateText
+    kind: TemplateText | None = None
+    copies: Annotated[int, Field(ge=1, le=1000)] | TemplateText = 1
+    back: TemplateText
+    text: dict[Id, TemplateText] = Field(
+        default_factory=dict, description="Text fields of the card by (templated) message key."
+    )
+    art: TemplateText | None = None
+    attrs: dict[Id, str | int | bool] = Field(default_factory=dict)
+
+
+class CardGenerator(Strict):
+    """Cards made from a template, one per combination of the values (first name slowest)."""
+
+    generate: dict[Placeholder, GeneratorValues] = Field(
+        min_length=1,
+        description="Placeholder -> its values: a list, or a range {from: 1, to: 12}.",
+    )
+    card: CardTemplate
+
+
+CardEntry = Annotated[
+    Annotated[Card, Tag("[card]")] | Annotated[CardGenerator, Tag("[generator]")],
+    Discriminator(lambda entry: "[generator]" if isinstance(entry, dict) and "generate" in entry else "[card]"),
+]
+
+
 class CardsFile(Strict):
-    cards: list[Card] = Field(min_length=1)
+    """``cards.yaml``: cards written out, and generators; the loader expands the generators."""
+
+    cards: list[CardEntry] = Field(min_length=1)
 
 
 class MessagesFile(Strict):
