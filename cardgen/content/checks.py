@@ -10,6 +10,7 @@ of raising, so one run reports everything.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +23,8 @@ if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
 GAME = "game.yaml"
+_BRACES = re.compile(r"\{[^{}]*\}")
+_LABEL_ARGUMENT = re.compile(r"[a-z_]+")  # as cardgen.i18n.refs.ARGUMENT
 CARDS = "cards.yaml"
 
 
@@ -68,6 +71,7 @@ def check_game(game: "Game") -> list[ContentError]:
         checker.counts,
         checker.clarifications,
         checker.ranges,
+        checker.labels,
     ):
         check()
     return checker.errors
@@ -157,8 +161,12 @@ class _Checker:
             references.append((back.name, self.at(GAME, "backs", i, "name")))
         for gi, group in enumerate(meta.groups):
             references.append((group.name, self.at(GAME, "groups", gi, "name")))
+            if group.label is not None:
+                references.append((group.label, self.at(GAME, "groups", gi, "label")))
             for ki, kind in enumerate(group.kinds):
                 references.append((kind.name, self.at(GAME, "groups", gi, "kinds", ki, "name")))
+                if kind.label is not None:
+                    references.append((kind.label, self.at(GAME, "groups", gi, "kinds", ki, "label")))
         for i, option in enumerate(meta.rule_options):
             references.append((option.name, self.at(GAME, "rule_options", i, "name")))
         for i, clar in enumerate(meta.clarifications):
@@ -247,6 +255,35 @@ class _Checker:
                     self.fail(
                         f"missing attribute '{name}' (required for group '{card.group}')",
                         self.card_at(ci, "attrs") if card.attrs else self.card_at(ci),
+                    )
+
+    def labels(self) -> None:
+        """A declared label (cardgen.i18n.labels) may use {n} and the one-word attributes
+        that every card it labels carries; anything else would fail only at build."""
+        source = self.game.messages.get(self.meta.source_language, {})
+        for gi, group in enumerate(self.meta.groups):
+            kinds_labelled = {k.id for k in group.kinds if k.label is not None}
+            owners = [(group, ("groups", gi), lambda c: c.kind not in kinds_labelled)]
+            owners += [(kind, ("groups", gi, "kinds", ki), lambda c, k=kind.id: c.kind == k)
+                       for ki, kind in enumerate(group.kinds)]
+            for owner, where, labelled in owners:
+                if owner.label is None or owner.label not in source:
+                    continue
+                cards = [c for c in self.game.cards
+                         if c.group == group.id and labelled(c) and "name" not in c.text]
+                for brace in _BRACES.findall(source[owner.label]):
+                    name = brace[1:-1]
+                    if not _LABEL_ARGUMENT.fullmatch(name):
+                        problem = f"{brace} is not a label placeholder"
+                    else:
+                        lacking = next((c.id for c in cards if name != "n" and name not in c.attrs), None)
+                        if lacking is None:
+                            continue
+                        problem = f"{brace} names no attribute of card '{lacking}'"
+                    self.fail(
+                        f"label '{owner.label}' (text/{self.meta.source_language}.yaml): {problem}; a label "
+                        "may use {n} (the card's number) and {ATTR} for a one-word attribute of its cards",
+                        self.at(GAME, *where, "label"),
                     )
 
     def counts(self) -> None:

@@ -96,12 +96,21 @@ class Back(Strict):
     art: RelativePath | None = None
 
 
+#: Cards without a 'name' text print a label instead of their id (cardgen.i18n.labels).
+LABEL_DESCRIPTION = (
+    "Message printed for its cards that have no 'name' text (rulebook, {card.label} on faces); "
+    "may use {n}, the card's number in deck order, and {ATTR} for a one-word attribute. "
+    "Without one: the kind's (else group's) name and the number."
+)
+
+
 class Kind(Strict):
     """A kind of card inside a group, with the count the rulebook states."""
 
     id: Id
     name: MessageKey
     cards: int = Field(ge=0, description="Physical cards of this kind, copies included.")
+    label: MessageKey | None = Field(default=None, description=LABEL_DESCRIPTION)
 
 
 class Group(Strict):
@@ -112,6 +121,7 @@ class Group(Strict):
     color: Color
     cards: int = Field(ge=0, description="Physical cards in the group, copies included.")
     kinds: list[Kind] = Field(default_factory=list)
+    label: MessageKey | None = Field(default=None, description=LABEL_DESCRIPTION)
 
 
 class AttributeSpec(Strict):

@@ -32,6 +32,7 @@ from markupsafe import Markup
 from weasyprint.urls import FatalURLFetchingError
 
 from cardgen.errors import CardgenError, RenderError
+from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
 from cardgen.rulebook import answers, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
@@ -138,13 +139,22 @@ def _card_show(game: "Game", texts: Texts, card, image_url) -> CardShow:
     detail_key = f"rules.card.{card.id}"
     return CardShow(
         id=card.id,
-        name=texts.markup(name_key) if name_key else Markup(card.id),
+        name=texts.markup(name_key) if name_key else _label(game, texts, card),
         copies=card.copies,
         rule=texts.markup(rule_key) if rule_key else None,
         detail=texts.markup(detail_key) if texts.has(detail_key) else None,
         image=image_url(card.id),
         color=color,
     )
+
+
+def _label(game: "Game", texts: Texts, card) -> Markup:
+    """The label of a card without a name (never its id), marked with its language when
+    it fell back to the source, as :meth:`Texts.markup` marks fallback text."""
+    label = labels.card_label(game, card, labels.texts_lookup(texts))
+    if label.language != texts.language:
+        return Markup('<span lang="{}">{}</span>').format(label.language, label.text)
+    return Markup("{}").format(label.text)
 
 
 def card_groups(game: "Game", texts: Texts, image_url) -> list[GroupShow]:
