@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "answers": "cardgen.cli.answers:answers",
     "simulate": "cardgen.cli.simulate:simulate",
     "i18n": "cardgen.cli.i18n:i18n",
+    "new": "cardgen.cli.new:new",
 }
 
 
@@ -34,6 +35,7 @@ class Settings:
 
     content_dir: Path
     debug: bool
+    content_given: bool = False  # --content was given (not the default folder)
 
 
 class LazyGroup(click.Group):
@@ -95,7 +97,8 @@ def default_content_dir() -> Path:
 @click.pass_context
 def cli(ctx: click.Context, content_dir: Path | None, debug: bool) -> None:
     """Validate, simulate and print card games from YAML sources."""
-    ctx.obj = Settings(content_dir=content_dir or default_content_dir(), debug=debug)
+    ctx.obj = Settings(content_dir=content_dir or default_content_dir(), debug=debug,
+                       content_given=content_dir is not None)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -25,7 +25,16 @@ ENGINES: dict[str, str] = {
 
 def engine_for(game: Game, options: Mapping[str, Any] | None = None) -> Engine:
     engine_id = game.meta.engine
-    target = ENGINES.get(engine_id or "")
+    if engine_id is None:
+        raise ContentError(
+            f"game '{game.id}' has no engine, so it cannot be played here: it validates and builds "
+            "without one. To simulate it, name a reference engine in game.yaml ('engine: ID', one "
+            f"of {', '.join(sorted(ENGINES))}) or write one: a module in cardgen/engines/ with a "
+            "subclass of cardgen.engines.base.Engine, registered by one line in ENGINES "
+            "(cardgen/engines/__init__.py)",
+            Locator(file=game.root / "game.yaml", field="engine"),
+        )
+    target = ENGINES.get(engine_id)
     if target is None:
         raise ContentError(
             f"game '{game.id}' names engine {engine_id!r}; available: {', '.join(sorted(ENGINES)) or 'none'}",
