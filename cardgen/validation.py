@@ -1,0 +1,54 @@
+"""Everything ``cardgen validate`` checks short of playing the games, in one call.
+
+:func:`validate_games` loads the games (schema, cross-references, generators, translations,
+shared strings), then runs the checks that need a loaded game: the data only its engine reads,
+its card layout resolved for every card and language (:mod:`cardgen.render.layoutcheck`), and
+its rulebook text (:mod:`cardgen.rulebook.sections`).  Every problem of every game is collected
+before one :class:`~cardgen.errors.ContentErrors` is raised.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from cardgen.errors import ContentError, ContentErrors
+
+if TYPE_CHECKING:
+    from cardgen.content import Game
+
+
+def validate_games(content_dir: Path, game_ids: list[str] | None = None,
+                   templates_dir: Path | None = None) -> list["Game"]:
+    """The loaded games when everything holds; :class:`ContentErrors` listing every problem otherwise."""
+    from cardgen.build import default_templates_dir
+    from cardgen.content import load_games
+
+    games = load_games(content_dir, game_ids)
+    templates_dir = templates_dir or default_templates_dir(content_dir)
+    errors: list[ContentError] = []
+    for game in games:
+        errors += game_errors(game, templates_dir)
+    if errors:
+        raise ContentErrors(errors)
+    return games
+
+
+def game_errors(game: "Game", templates_dir: Path) -> list[ContentError]:
+    from cardgen.engines import engine_content_errors
+    from cardgen.render.layoutcheck import check_layout
+    from cardgen.rulebook.sections import check_rulebook_text
+
+    return [*engine_content_errors(game), *check_layout(game, templates_dir), *check_rulebook_text(game)]
+
+
+def placeholder_texts(game: "Game") -> list[str]:
+    """Keys of the source text still holding the placeholder text 'cardgen new' wrote."""
+    from cardgen.newgame import PLACEHOLDER_MARKERS
+
+    markers = tuple(PLACEHOLDER_MARKERS.values())
+    source = game.messages.get(game.meta.source_language, {})
+    return [key for key, text in source.items() if text.startswith(markers)]
+
+
+__all__ = ["game_errors", "placeholder_texts", "validate_games"]
