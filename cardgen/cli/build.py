@@ -53,7 +53,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     Files are written into a hidden staging folder beside OUT and moved in only
     when every job succeeded, so a failed, interrupted or killed build leaves OUT
     as it was (the next build removes what a killed one left).  A language
-    with missing or fuzzy translations builds with the Russian source text in
+    with missing or fuzzy translations builds with the game's source text in
     their place and a warning at the end; --strict makes that an error.
     """
     from cardgen.build import BuildOptions

@@ -2,7 +2,7 @@
 
 Each message is one PO entry whose ``msgctxt`` is its stable key (the key
 names the card and the field, e.g. ``card.action-block.rule``; the file names
-the game).  ``msgid`` is the Russian source text.  Translators get ``#.``
+the game).  ``msgid`` is the source-language text.  Translators get ``#.``
 comments (where the text appears, its length budget) and Weblate flags
 (``max-length:N``, ``placeholders:...``).
 

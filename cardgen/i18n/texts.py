@@ -5,7 +5,7 @@ uses: ``plain(key)`` gives the text with references resolved, ``markup(key)``
 the same as escaped HTML (card names marked, fallback text tagged with its
 own ``lang`` so that hyphenation follows the language actually printed).
 
-A message the language lacks falls back to the source language (Russian) and
+A message the language lacks falls back to the game's source language and
 is recorded in :attr:`Texts.warnings`; a fuzzy translation is not used (as
 with gettext) and is recorded too.  With ``strict`` any of these raises
 :class:`I18nError` instead, and so does an overflowing card text.
