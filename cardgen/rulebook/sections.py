@@ -27,7 +27,6 @@ import difflib
 import functools
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from cardgen.errors import ContentError, I18nError, Locator, shown_path
@@ -253,6 +252,7 @@ class _Checker:
             where = self.document.locate(("messages", key), key=True)
         self.errors.append(ContentError(message, where))
 
+    @functools.cached_property
     def candidates(self) -> list[str]:
         """Keys this game's rulebook could print (their first step for numbered ones)."""
         meta = self.game.meta
@@ -271,7 +271,7 @@ class _Checker:
         return keys
 
     def suggestion(self, key: str) -> str:
-        close = _closest(key, self.candidates())
+        close = _closest(key, self.candidates)
         return f"; did you mean '{close}'?" if close else ""
 
     def id_problem(self, key: str, entry: TextKey, values: dict[str, str]) -> str | None:
@@ -322,7 +322,8 @@ class _Checker:
                 wanted = [entry.pattern]
             for key in wanted:
                 if key not in self.messages:
-                    self.fail(f"missing required rulebook text '{key}' (printed {_printed(entry, match_key(key)[1])})")
+                    printed = _printed(entry, match_key(key)[1])
+                    self.fail(f"missing required rulebook text '{key}' (printed {printed})")
 
     def family_of(self, key: str) -> str | None:
         entry, _ = self.matched[key]
@@ -419,7 +420,7 @@ class _Checker:
                 "group": [g.id for g in meta.groups],
                 "kind": [k.id for g in meta.groups for k in g.kinds],
             }.get(ref.type, [])
-            close = _closest(ref.id, ids)
+            close = _closest(ref.id, ids) if ref.id not in ids else None  # else: a card without a name
             return error.message + (f"; did you mean '{rewrite(close)}'?" if close else "")
         if ref.form is None or not source:
             # a missing form in a translation prints the plain name with a build warning

@@ -5,7 +5,6 @@ docs/rulebook-text.md, and agreement with what the template and book.py read."""
 from __future__ import annotations
 
 import re
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -124,8 +123,8 @@ def test_a_complete_small_game_passes(tmp_path):
 
 
 def test_every_missing_required_key_is_reported_in_one_call_naming_the_source_file(tmp_path):
-    rules = {k: v for k, v in COMPLETE.items()
-             if k not in ("rules.tagline", "rules.goal", "rules.setup.1", "rules.quick.1", "rules.options.stuck.pass")}
+    left_out = ("rules.tagline", "rules.goal", "rules.setup.1", "rules.quick.1", "rules.options.stuck.pass")
+    rules = {k: v for k, v in COMPLETE.items() if k not in left_out}
     errors = messages_of(check_rulebook_text(load(write_game(tmp_path, rules))))
     assert errors == [
         "content/lights/text/en.yaml: missing required rulebook text 'rules.tagline' "
@@ -155,6 +154,7 @@ def test_unknown_and_malformed_keys_are_reported_with_their_line_and_a_suggestio
         "rules.card.red-1": "red-1 has no rule text, so this never prints",
         "rules.options.stuck.wait": "not a choice",
         "rules.setp.1": "section typo",
+        "rules.intro.1": "  ",                   # empty
     })
     game_dir = write_game(tmp_path, rules)
     text = game_dir / "text" / "en.yaml"
@@ -182,6 +182,7 @@ def test_unknown_and_malformed_keys_are_reported_with_their_line_and_a_suggestio
         "explanation only beside a card with rule text, and card 'red-1' has no 'rule' in its text",
         at("rules.options.stuck.wait") + "'rules.options.stuck.wait': rule option 'stuck' has no choice "
         "'wait' (choices: draw, pass)",
+        at("rules.intro.1") + "rulebook text 'rules.intro.1' is empty; write its text or delete the key",
         at("rules.setp.1") + "'rules.setp.1' does not print: subsection 'setp' of 'Playing a turn' has no "
         "title; add 'rules.setp.title' (its heading); or did you mean 'rules.setup.1'?",
     ]
@@ -246,13 +247,14 @@ def test_a_malformed_placeholder_in_a_translation_names_the_po_file_its_line_and
 def test_formats_print_only_with_their_section(tmp_path):
     without_options = GAME_YAML.split("rule_options:")[0]
     rules = {k: v for k, v in COMPLETE.items() if not k.startswith("rules.options.")}
-    game_dir = write_game(tmp_path, {**rules, "rules.formats.cup.title": "Cup", "rules.formats.cup.1": "Three games."},
-                          game_yaml=without_options)
+    rules.update({"rules.formats.cup.title": "Cup", "rules.formats.cup.1": "Three games."})
+    game_dir = write_game(tmp_path, rules, game_yaml=without_options)
     text = game_dir / "text" / "en.yaml"
     assert messages_of(check_rulebook_text(load(game_dir))) == [
         f"content/lights/text/en.yaml:{line_of(text, 'rules.formats.cup.title:')}:3 (field "
-        "messages.rules.formats.cup.title): subsection 'cup' of 'Formats and variants' does not print: the 'Formats and variants' section "
-        "prints only when 'rules.formats.intro' exists or game.yaml has rule_options; add 'rules.formats.intro'"
+        "messages.rules.formats.cup.title): subsection 'cup' of 'Formats and variants' does not print: "
+        "the 'Formats and variants' section prints only when 'rules.formats.intro' exists or game.yaml "
+        "has rule_options; add 'rules.formats.intro'"
     ]
     text.write_text(text.read_text("utf-8") + '  rules.formats.intro: "Longer games."\n', "utf-8")
     assert check_rulebook_text(load(game_dir)) == []
@@ -274,6 +276,14 @@ def test_formats_print_only_with_their_section(tmp_path):
 ])
 def test_where_a_key_prints(key, expected):
     assert where_it_prints(key) == expected
+
+
+def test_every_example_is_a_key_of_its_own_pattern():
+    for entry in TEXT_KEYS:
+        key, text = entry.example
+        found = match_key(key)
+        assert found is not None and found[0] is entry, (entry.pattern, key)
+        assert where_it_prints(key) is not None
 
 
 def test_every_key_the_bundled_games_print_is_declared():
