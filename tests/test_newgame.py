@@ -1,0 +1,147 @@
+"""``cardgen new``: from an empty folder to print files, in any source language.
+
+The done-when path of the own-game issue: ``new``, then ``validate`` and ``build`` with
+nothing else done; the PDFs carry no Cyrillic and no card id.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from cardgen.cli import cli
+
+CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture(scope="module")
+def lights(tmp_path_factory) -> Path:
+    """games/lights made by 'cardgen new' (en source, de translation), built into out/."""
+    root = tmp_path_factory.mktemp("own")
+    games = root / "games"
+    result = run("new", "lights", "--content", str(games), "--source-lang", "en", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    return games
+
+
+@pytest.fixture(scope="module")
+def built(lights: Path) -> Path:
+    out = lights.parent / "out"
+    result = run("--content", str(lights), "build", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def test_new_writes_a_complete_game(lights):
+    folder = lights / "lights"
+    for name in ("game.yaml", "cards.yaml", "layout.yaml", "text/en.yaml", "locale/de.po"):
+        assert (folder / name).is_file(), name
+    assert not (folder / "text" / "de.yaml").exists()  # German is a translation, not a source
+    assert not (lights / "common").exists()  # cardgen ships the shared strings in en and de
+    game = yaml.safe_load((folder / "game.yaml").read_text("utf-8"))
+    assert (game["source_language"], game["languages"]) == ("en", ["en", "de"])
+    assert "engine" not in game
+    cards = yaml.safe_load((folder / "cards.yaml").read_text("utf-8"))["cards"]
+    assert any("generate" in entry for entry in cards)
+
+
+def test_every_schema_line_points_at_a_file(lights):
+    for path in sorted(lights.rglob("*.yaml")):
+        first = path.read_text("utf-8").splitlines()[0]
+        match = re.fullmatch(r"# yaml-language-server: \$schema=(\S+)", first)
+        assert match, f"{path}: {first}"
+        assert (path.parent / match.group(1)).resolve().is_file(), f"{path} -> {match.group(1)}"
+
+
+def test_validate_passes_and_counts_the_placeholders(lights):
+    result = run("--content", str(lights), "validate")
+    assert result.exit_code == 0, result.output
+    assert "total" in result.output and "1 game(s) valid." in result.output
+    assert re.search(r"note: \d+ text\(s\) of text/en.yaml still hold the placeholder", result.output)
+
+
+def test_the_build_has_no_cyrillic_and_no_card_id(lights, built):
+    import json
+
+    manifest = json.loads((built / "manifest.json").read_text("utf-8"))["files"]
+    kinds = {entry["kind"] for entry in manifest}
+    assert {"pnp", "shop-pdf", "shop-png", "rulebook"} <= kinds
+    assert {entry["lang"] for entry in manifest} == {"en", "de"}
+    ids = {card["id"] for card in _expanded_ids(lights / "lights")}
+    pdfs = sorted(built.rglob("*.pdf"))
+    assert len(pdfs) == 10
+    for pdf in pdfs:
+        text = "\n".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
+        assert text.strip(), pdf
+        assert not CYRILLIC.search(text), f"{pdf.name}: {CYRILLIC.search(text).group()!r}"
+        words = set(re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", text))
+        assert not words & ids, f"{pdf.name} prints card ids {sorted(words & ids)[:5]}"
+    rules = "\n".join(p.extract_text() for p in PdfReader(built / "lights/en/lights-en-rules-a4.pdf").pages)
+    assert "Red 1" in rules and "Blue 6" in rules  # the kinds' declared labels, not red-1
+
+
+def _expanded_ids(folder: Path) -> list[dict]:
+    from cardgen.content import load_games
+
+    game = load_games(folder.parent, [folder.name])[0]
+    return [{"id": card.id} for card in game.cards]
+
+
+def test_new_never_overwrites(lights):
+    before = {p: p.read_bytes() for p in (lights / "lights").rglob("*") if p.is_file()}
+    result = run("new", "lights", "--content", str(lights))
+    assert result.exit_code == 1
+    assert "'lights' exists already" in result.output
+    assert {p: p.read_bytes() for p in (lights / "lights").rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("args, message", [
+    (["Bad_Name"], "expected a lower-case id"),
+    (["common"], "taken by the content folder's own"),
+    (["ok", "--size", "0x88"], "width 0 mm is outside"),
+    (["ok", "--size", "huge"], "expected one of poker"),
+    (["ok", "--size", "63x9999"], "height 9999 mm is outside"),
+    (["ok", "--lang", "xx-YY"], "xx-YY"),
+    (["ok", "--source-lang", "english"], "english"),
+])
+def test_bad_requests_are_refused_before_writing(tmp_path, args, message):
+    result = run("new", *args, "--content", str(tmp_path / "games"))
+    assert result.exit_code == 1, result.output
+    assert message in result.output
+    assert not (tmp_path / "games" / "ok").exists()
+
+
+def test_a_language_without_shared_strings_gets_english_ones_to_translate(tmp_path):
+    games = tmp_path / "games"
+    result = run("new", "nuit", "--content", str(games), "--source-lang", "en", "--lang", "fr")
+    assert result.exit_code == 0, result.output
+    po = (games / "common" / "locale" / "fr.po").read_text("utf-8")
+    assert 'msgid "Setup"' in po and not CYRILLIC.search(po)  # English msgids for an English game
+    assert 'msgid "Red"' in (games / "nuit" / "locale" / "fr.po").read_text("utf-8")
+    result = run("new", "noc", "--content", str(tmp_path / "pl"), "--source-lang", "pl", "--size", "square")
+    assert result.exit_code == 0, result.output
+    assert "no shared strings in 'pl'" in result.output
+    assert (tmp_path / "pl" / "common" / "text" / "pl.yaml").is_file()
+    for content in (games, tmp_path / "pl"):
+        result = run("--content", str(content), "validate")
+        assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("source, heading", [("ru", "Подготовка"), ("de", "Vorbereitung")])
+def test_a_game_written_in_russian_or_german_builds_in_its_language(tmp_path, source, heading):
+    games = tmp_path / "games"
+    assert run("new", "tiny", "--content", str(games), "--source-lang", source, "--size", "bridge").exit_code == 0
+    out = tmp_path / "out"
+    result = run("--content", str(games), "build", "--out", str(out), "--only", "rulebook", "-j", "1")
+    assert result.exit_code == 0, result.output
+    text = "\n".join(p.extract_text() for p in PdfReader(out / f"tiny/{source}/tiny-{source}-rules-a4.pdf").pages)
+    assert heading in text and "[Placeholder]" not in text
