@@ -181,6 +181,12 @@ def _usage(game: "Game") -> dict[str, _Usage]:
             usage[kind.name] = _Usage(
                 (f"Kind '{kind.id}' of group '{group.id}': components table and 'The cards' section.",)
             )
+        for owner, what in ((group, f"group '{group.id}'"), *((k, f"kind '{k.id}'") for k in group.kinds)):
+            if owner.label is not None:
+                usage[owner.label] = _Usage(
+                    (f"Name of each card of {what} that has no name of its own: card faces and the "
+                     "rulebook's card pictures. {n} is the card's number; keep the placeholders.",)
+                )
     for option in meta.rule_options:
         usage[option.name] = _Usage(
             (f"Rule option '{option.id}' (choices: {', '.join(map(str, option.choices))}): "
