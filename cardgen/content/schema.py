@@ -4,6 +4,9 @@ Editors with the YAML language server read the ``# yaml-language-server:
 $schema=...`` line at the top of each content file and complete and check
 keys as people type.  The files are generated, never edited by hand:
 ``cardgen schema`` rewrites them and a test fails when they drift.
+
+``layout.schema.json`` describes card layouts (``templates/cards/*.yaml`` and
+a game's ``layout.yaml``); its model lives with the renderer that reads it.
 """
 
 from __future__ import annotations
@@ -14,11 +17,13 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from cardgen.content.model import CardsFile, GameMeta, MessagesFile
+from cardgen.content.layoutmodel import LayoutFile
 
 SCHEMAS: dict[str, tuple[type[BaseModel], str]] = {
     "game.schema.json": (GameMeta, "cardgen game.yaml"),
     "cards.schema.json": (CardsFile, "cardgen cards.yaml"),
     "text.schema.json": (MessagesFile, "cardgen text/<lang>.yaml"),
+    "layout.schema.json": (LayoutFile, "cardgen card layout (templates/cards/*.yaml, <game>/layout.yaml)"),
 }
 
 

@@ -13,16 +13,17 @@ import re
 from contextlib import nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
+from cardgen.content.yamlsource import format_path
 from cardgen.errors import Locator, RenderError
 from cardgen.render import fonts
-from cardgen.render.layout import Element, Entry, Layout, Resolver, layout_path, load_layout, matches
+from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_context, box_mm, card_context,
+                                   hex_color, layout_path, load_layout, matches, outside_safe_zone,
+                                   suggest, unknown_drawing_message)
 from cardgen.render.shapes import ShapePainter
 from cardgen.render.text import PT_PER_MM, fit_text
 
 ART_BLEED_MM = 4.0  # art is drawn this far past the trim; shops get 3 mm (or the profile's bleed)
-_FUNC = re.compile(r"^(tint|shade)\((.+),\s*([0-9.]+)\)$")
 
 
 @dataclass(frozen=True)
@@ -45,28 +46,6 @@ class CardPlan:
         return "F" + digest[:16]
 
 
-def hex_color(text: str, named: dict[str, str], locator: Locator | None = None, depth: int = 0) -> str | None:
-    """Resolve a colour expression to ``#rrggbb`` (None for ``none``)."""
-    text = text.strip()
-    if text == "none":
-        return None
-    if depth > 10:
-        raise RenderError(f"colour '{text}' refers to itself", locator)
-    if re.fullmatch(r"#[0-9a-fA-F]{6}", text):
-        return text.lower()
-    if text in named:
-        return hex_color(named[text], named, locator, depth + 1)
-    m = _FUNC.match(text)
-    if m:
-        base = hex_color(m.group(2), named, locator, depth + 1) or "#000000"
-        t = float(m.group(3))
-        r, g, b = (int(base[i:i + 2], 16) for i in (1, 3, 5))
-        target = 255 if m.group(1) == "tint" else 0
-        r, g, b = (round(v + (target - v) * t) for v in (r, g, b))
-        return f"#{r:02x}{g:02x}{b:02x}"
-    raise RenderError(f"unknown colour '{text}' (use #rrggbb, a named colour, tint(C, t) or shade(C, t))", locator)
-
-
 class CardRenderer:
     """Plans and draws the cards of one game in one language."""
 
@@ -79,45 +58,24 @@ class CardRenderer:
         size = game.meta.card_size
         self.width_mm, self.height_mm = size.width_mm, size.height_mm
         self.width, self.height = size.width_mm * PT_PER_MM, size.height_mm * PT_PER_MM
-        self._groups = {g.id: g for g in game.meta.groups}
-        self._backs = {b.id: b for b in game.meta.backs}
         self._face_cache: dict[str, CardPlan] = {}
         self._back_cache: dict[str, CardPlan] = {}
 
     # --- planning --------------------------------------------------------------------------------
-    def _common_values(self) -> dict[str, Any]:
-        return {"game.title": self.game.text(self.game.meta.title, self.lang), "game.id": self.game.id,
-                "lang": self.lang}
-
     def face(self, card) -> CardPlan:
         """The plan of a card's face (``card`` is a content Card)."""
         if card.id in self._face_cache:
             return self._face_cache[card.id]
-        group = self._groups[card.group]
-        kind = next((k for k in group.kinds if k.id == card.kind), None)
-        back = self._backs[card.back]
-        values = self._common_values()
-        values.update({
-            "card.id": card.id, "card.copies": card.copies,
-            "group.id": group.id, "group.name": self.game.text(group.name, self.lang), "group.color": group.color,
-            "kind.id": card.kind or "", "kind.name": self.game.text(kind.name, self.lang) if kind else "",
-            "back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
-            "card.art": card.art or "", "back.art": back.art or "",
-        })
-        for name, value in card.attrs.items():
-            values[f"attrs.{name}"] = value
-        fields = {name: self.game.text(key, self.lang) for name, key in card.text.items()}
-        facts = {"group": card.group, "kind": card.kind, "card": card.id, "back": card.back, "attrs": card.attrs,
-                 "fields": sorted(card.text), "art": card.art is not None}
+        values, fields, facts = card_context(self.game, card, self.lang)
         locator = Locator(card=card.id, language=self.lang)
-        entry = self._entry(self.layout.faces, facts, f"card '{card.id}' (group {card.group}, kind {card.kind})")
+        index, entry = self._entry("faces", facts, f"card '{card.id}' (group {card.group}, kind {card.kind})")
         resolver = Resolver(self.layout, values, fields, self.lang, locator)
-        ops = self._plan(entry, facts, resolver)
+        ops = self._plan(("faces", index), entry, facts, resolver)
         missing = sorted(set(fields) - resolver.used_fields - set(entry.omit))
         if missing:
             raise RenderError(
                 f"the layout prints no text for field(s) {', '.join(missing)}; print them or list them under 'omit'",
-                Locator(file=self.layout.path, card=card.id, language=self.lang, field=missing[0]),
+                self.layout.locate(("faces", index)).with_(card=card.id, language=self.lang, field=missing[0]),
             )
         plan = CardPlan(self.width, self.height, ops, card.id)
         self._face_cache[card.id] = plan
@@ -126,22 +84,19 @@ class CardRenderer:
     def back(self, back_id: str) -> CardPlan:
         if back_id in self._back_cache:
             return self._back_cache[back_id]
-        back = self._backs[back_id]
-        values = self._common_values()
-        values.update({"back.id": back.id, "back.color": back.color, "back.name": self.game.text(back.name, self.lang),
-                       "card.id": f"back-{back.id}", "back.art": back.art or ""})
-        facts = {"back": back.id, "card": None, "group": None, "kind": None, "attrs": {}, "art": back.art is not None}
-        entry = self._entry(self.layout.backs, facts, f"back '{back_id}'")
+        values, facts = back_context(self.game, back_id, self.lang)
+        index, entry = self._entry("backs", facts, f"back '{back_id}'")
         resolver = Resolver(self.layout, values, {}, self.lang, Locator(card=f"back {back_id}", language=self.lang))
-        plan = CardPlan(self.width, self.height, self._plan(entry, facts, resolver), f"back:{back_id}")
+        plan = CardPlan(self.width, self.height, self._plan(("backs", index), entry, facts, resolver),
+                        f"back:{back_id}")
         self._back_cache[back_id] = plan
         return plan
 
-    def _entry(self, entries: list[Entry], facts: dict, what: str) -> Entry:
-        for entry in entries:
+    def _entry(self, side: str, facts: dict, what: str) -> tuple[int, Entry]:
+        for index, entry in enumerate(getattr(self.layout, side)):
             if matches(entry.match, facts):
-                return entry
-        raise RenderError(f"no layout entry matches {what}", Locator(file=self.layout.path))
+                return index, entry
+        raise RenderError(f"no entry of '{side}' matches {what}", self.layout.locate((side,), key=True))
 
     def color(self, text: str, resolver: Resolver | None = None) -> str | None:
         if resolver is not None:
@@ -151,50 +106,41 @@ class CardRenderer:
     def _box(self, spec, resolver: Resolver, safe_check: bool = False, what: str = "") -> tuple[float, float, float, float]:
         """A box spec -> (x, y, w, h) in points, bottom-left origin at the trim corner."""
         W, H = self.width_mm, self.height_mm
-        if spec == "full":
-            b = ART_BLEED_MM
-            x, y, w, h = -b, -b, W + 2 * b, H + 2 * b
-        elif spec == "trim":
-            x, y, w, h = 0.0, 0.0, W, H
-        elif spec == "safe":
-            s = self.layout.safe_mm
-            x, y, w, h = s, s, W - 2 * s, H - 2 * s
-        else:
-            if len(spec) != 4:
-                raise RenderError(f"box must be [x, y, w, h], found {spec}", Locator(file=self.layout.path))
-            vals = []
-            for i, v in enumerate(spec):
-                total = W if i % 2 == 0 else H
-                if isinstance(v, str):
-                    v = resolver.text(v).strip()
-                    v = float(v[:-1]) * total / 100 if v.endswith("%") else float(v)
-                vals.append(float(v))
-            x, y, w, h = vals
-        if safe_check:
-            s = self.layout.safe_mm - 1e-6
-            if x < s or y < s or x + w > W - s or y + h > H - s:
-                raise RenderError(
-                    f"{what} box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the {self.layout.safe_mm:g} mm safe zone "
-                    f"of a {W:g} x {H:g} mm card", resolver.locator.with_(file=self.layout.path))
+        x, y, w, h = box_mm(spec, W, H, self.layout.safe_mm, ART_BLEED_MM, resolver.text)
+        if safe_check and outside_safe_zone((x, y, w, h), W, H, self.layout.safe_mm):
+            raise RenderError(
+                f"{what} box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the {self.layout.safe_mm:g} mm safe zone "
+                f"of a {W:g} x {H:g} mm card", resolver.locator.with_(file=self.layout.path))
         # to points, y from the bottom
         return (round(x * PT_PER_MM, 3), round((H - y - h) * PT_PER_MM, 3),
                 round(w * PT_PER_MM, 3), round(h * PT_PER_MM, 3))
 
-    def _plan(self, entry: Entry, facts: dict, resolver: Resolver) -> tuple:
+    def _plan(self, where: tuple, entry: Entry, facts: dict, resolver: Resolver) -> tuple:
         ops: list[tuple] = []
-        elements: list[Element] = []
-        for name in entry.use:
+        elements: list[tuple[tuple, Element]] = []  # with where each element is written, for errors
+        for k, name in enumerate(entry.use):
             if name not in self.layout.parts:
-                raise RenderError(f"no part named '{name}' in the layout", Locator(file=self.layout.path))
-            elements.extend(self.layout.parts[name])
-        elements.extend(entry.elements)
+                raise RenderError(f"no part named '{name}' in the layout{suggest(name, self.layout.parts)}",
+                                  self.layout.locate(where + ("use", k)))
+            elements.extend((("parts", name, j), el) for j, el in enumerate(self.layout.parts[name]))
+        elements.extend((where + ("elements", j), el) for j, el in enumerate(entry.elements))
         if not elements:
-            raise RenderError("a layout entry draws nothing (no 'use' and no 'elements')", Locator(file=self.layout.path))
-        for index, el in enumerate(elements):
+            raise RenderError("a layout entry draws nothing (no 'use' and no 'elements')", self.layout.locate(where))
+        for index, (at, el) in enumerate(elements):
             if el.when is not None and not matches(el.when, facts):
                 continue
-            ops.append(self._op(el, index, resolver))
+            try:
+                ops.append(self._op(el, index, resolver))
+            except RenderError as error:
+                raise self._located(error, at, resolver.locator) from None
         return tuple(ops)
+
+    def _located(self, error: RenderError, where: tuple, card: Locator) -> RenderError:
+        """``error`` pointing at the line of the layout element that raised it (type and card kept)."""
+        old = error.locator
+        error.locator = self.layout.locate(where).with_(
+            field=old.field or format_path(where), card=old.card or card.card, language=old.language or card.language)
+        return error
 
     def _op(self, el: Element, index: int, resolver: Resolver) -> tuple:
         mm = PT_PER_MM
@@ -230,9 +176,17 @@ class CardRenderer:
             if not el.draw:
                 raise RenderError(f"draw element {index} names no drawing", Locator(file=self.layout.path))
             name = resolver.text(el.draw)
+            self._check_drawing(name)
             params = tuple(sorted((k, resolver.value(v)) for k, v in el.params.items()))
             return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
         raise RenderError(f"unknown element type {el.type}")
+
+    def _check_drawing(self, name: str) -> None:
+        """Refuse an unknown drawing while planning, where the element's line is known."""
+        from cardgen.render.drawings import DRAWINGS
+
+        if not name.lower().endswith(".svg") and name not in self.layout.symbols and name not in DRAWINGS:
+            raise RenderError(unknown_drawing_message(name, self.layout, DRAWINGS))
 
     # --- drawing ---------------------------------------------------------------------------------
     def form(self, canvas, plan: CardPlan) -> str:

@@ -1,0 +1,137 @@
+"""What a card layout file may say: ``templates/cards/*.yaml`` and a game's ``layout.yaml``.
+
+The renderer (:mod:`cardgen.render.layout`) reads layouts through these
+models; they live with the content model because a layout is a source file
+like ``cards.yaml``, and ``cardgen schema`` generates ``layout.schema.json``
+from them for editors.  ``match``, ``when`` and the shapes of symbols are
+typed dicts: they stay plain dicts for the renderer, but a misspelt key is an
+error and editors complete the keys.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from typing_extensions import NotRequired, TypedDict
+
+# Unions are written int | float (not float alone) so that pydantic keeps a 5 as 5:
+# a coerced 5.0 could print differently.
+Number = Union[int, float, str]
+Num = Union[int, float]
+BoxSpec = Union[list[Number], Literal["full", "trim", "safe"]]
+MatchValue = Union[str, int, float, bool, None, list[Union[str, int, float, bool, None]]]
+
+
+class Match(TypedDict, total=False):
+    """Which cards an entry (``match``) or an element (``when``) applies to; all keys must hold."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]  # a misspelt key is an error
+    group: Annotated[MatchValue, Field(description="Group id, or a list of ids.")]
+    kind: Annotated[MatchValue, Field(description="Kind id, or a list of ids.")]
+    card: Annotated[MatchValue, Field(description="Card id, or a list of ids.")]
+    back: Annotated[MatchValue, Field(description="Back id, or a list of ids.")]
+    attrs: Annotated[dict[str, MatchValue], Field(description="Attribute name -> value (or list of values).")]
+    fields: Annotated[Union[str, list[str]], Field(description="Text fields the card must have.")]
+    art: Annotated[bool, Field(description="True when the card (or back) has an art file.")]
+
+
+class Shape(TypedDict, total=False):
+    """One shape of a symbol, in view-box units (see cardgen/render/shapes.py)."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    rect: Annotated[list[Num], Field(description="[x, y, w, h]")]
+    r: Annotated[Num, Field(description="Corner radius of a rect.")]
+    circle: Annotated[list[Num], Field(description="[cx, cy, r]")]
+    ellipse: Annotated[list[Num], Field(description="[cx, cy, rx, ry]")]
+    poly: Annotated[list[Num], Field(description="[x1, y1, x2, y2, ...], closed")]
+    line: Annotated[list[Num], Field(description="[x1, y1, x2, y2, ...], open")]
+    path: Annotated[str, Field(description="SVG path data: M L H V C Q Z")]
+    evenodd: bool
+    star: Annotated[list[Num], Field(description="[cx, cy, r_out, r_in, points]")]
+    wedge: Annotated[list[Num], Field(description="[cx, cy, r, start_deg, extent_deg]")]
+    arc: Annotated[list[Num], Field(description="[cx, cy, r, start_deg, extent_deg]")]
+    text: Annotated[Union[str, int, float], Field(description="Text; {param} is replaced by a parameter.")]
+    at: Annotated[list[Num], Field(description="[x, y] of a text")]
+    size: Num
+    font: Annotated[str, Field(description="regular, bold, condensed or condensed-bold")]
+    anchor: Literal["start", "middle", "end"]
+    use: Annotated[str, Field(description="Another symbol; {param} is replaced by a parameter.")]
+    box: Annotated[list[Num], Field(description="[x, y, w, h] of a used symbol")]
+    params: dict[str, Any]
+    group: list[Shape]
+    translate: Annotated[list[Num], Field(description="[dx, dy] of a group")]
+    rotate: Annotated[Num, Field(description="Degrees, about origin")]
+    origin: list[Num]
+    scale: Union[Num, list[Num]]
+    fill: Annotated[str, Field(description="#rrggbb, a named colour, none, or $param")]
+    stroke: Annotated[str, Field(description="#rrggbb, a named colour, none, or $param")]
+    width: Num
+    cap: str
+    dash: list[Num]
+
+
+class SymbolBox(TypedDict):
+    __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
+    viewbox: NotRequired[Annotated[list[Num], Field(min_length=2, max_length=2, description="[width, height]")]]
+    shapes: list[Shape]
+
+
+SymbolSpec = Annotated[
+    Union[Annotated[list[Shape], Tag("shape-list")], Annotated[SymbolBox, Tag("viewbox-form")]],
+    # one error for the form the author wrote, not one for each form it might have been
+    Discriminator(lambda value: "shape-list" if isinstance(value, list) else "viewbox-form"),
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Element(_Model):
+    type: Literal["fill", "rect", "text", "draw", "line"]
+    when: Match | None = Field(default=None, description="Draw the element only for cards that match.")
+    box: BoxSpec = Field(default="trim", description="[x, y, w, h] in mm (or '50%'), full, trim or safe.")
+    # rect / fill / line
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.3  # mm
+    radius: float = 0.0  # mm
+    dash: list[float] | None = None
+    points: list[Number] | None = Field(default=None, description="line: x1, y1, x2, y2, ... in mm")
+    # text
+    text: str | None = Field(default=None, description="Template such as '{field.name}'.")
+    font: str = Field(default="regular", description="regular, bold, condensed or condensed-bold")
+    size: float = 10.0
+    min_size: float | None = None
+    color: str = "#000000"
+    align: Literal["left", "center", "right"] = "center"
+    valign: Literal["top", "middle", "bottom"] = "middle"
+    leading: float = 1.18
+    max_lines: int = 0
+    rotate: Literal[0, 90, 180, 270] = 0
+    # draw
+    draw: str | None = Field(default=None, description="An SVG file, a symbol or a built-in drawing.")
+    params: dict[str, Any] = Field(default_factory=dict)
+    fit: Literal["contain", "cover", "stretch"] = "contain"
+
+
+class Entry(_Model):
+    match: Match = Field(default_factory=dict, description="The first entry that matches a card is its layout.")
+    omit: list[str] = Field(default_factory=list, description="Text fields deliberately not printed.")
+    use: list[str] = Field(default_factory=list, description="Names of 'parts' drawn before the elements.")
+    elements: list[Element] = Field(default_factory=list)
+
+
+class LayoutFile(_Model):
+    include: list[str] = Field(default_factory=list, description="Other layout files (common.yaml).")
+    safe_mm: float = 3.0
+    colors: dict[str, str] = Field(default_factory=dict, description="Named colours.")
+    maps: dict[str, dict[str, dict[str, str]]] = Field(
+        default_factory=dict, description="Per-language lookup tables: {NAME: {lang or '*': {value: text}}}.")
+    texts: dict[str, dict[str, str]] = Field(default_factory=dict, description="Layout words by language.")
+    symbols: dict[str, SymbolSpec] = Field(default_factory=dict, description="Vector drawings in the shape language.")
+    defs: Any = None  # free space for YAML anchors
+    parts: dict[str, list[Element]] = Field(default_factory=dict, description="Element lists shared by entries.")
+    faces: list[Entry] = Field(default_factory=list)
+    backs: list[Entry] = Field(default_factory=list)

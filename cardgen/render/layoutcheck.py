@@ -1,0 +1,619 @@
+"""Check a game's card layout at validate time, without drawing anything.
+
+:func:`check_layout` reads the layout file of a game (and the files it
+includes) with the position of every value, checks it against the layout
+model, then resolves every face and back of every card in every language of
+the game the way :class:`~cardgen.render.card.CardRenderer` plans them: which
+entry matches, the ``use:`` parts, every ``{placeholder}`` and filter, every
+``draw:`` name (SVG file, layout symbol or built-in drawing, with the symbols'
+own ``$param`` colours and ``use:`` references), colours, fonts, the safe zone
+of text boxes, and whether every text field of a card is printed or omitted.
+
+Every problem is reported once, with the file, line and column of the layout
+value that causes it, a "did you mean" where a name is close to a known one,
+and how many cards it touches (naming the first).  Text overflow is left to
+the build: measuring text needs the fonts' metrics, and validate stays light
+(this module imports neither reportlab nor the drawings).
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterator
+
+from pydantic import ValidationError
+
+from cardgen.content.yamlsource import YamlDocument
+from cardgen.errors import ContentError, Locator, RenderError, shown_path
+from cardgen.render.fonts import STYLES
+from cardgen.render.layout import (
+    Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
+    include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,
+)
+
+__all__ = ["builtin_drawings", "check_layout", "schema_errors"]
+
+#: Parameters of the built-in drawings that are colour expressions (``colors`` is a list of them).
+COLOUR_PARAMS = {"color", "paper", "accent", "grass", "stripe", "background", "shirt"}
+#: Parameters of the built-in drawings that name a symbol of the layout.
+SYMBOL_PARAMS = {"symbol"}
+#: Sane ranges of numeric parameters; a step of 0 would never finish drawing a pattern.
+NUMBER_RANGES = {
+    ("lattice", "step"): (0.2, 1000), ("scatter", "step"): (0.2, 1000), ("scatter", "size"): (0.01, 1000),
+    ("lattice", "width"): (0, 100), ("seats", "rows"): (1, 500), ("stripes", "count"): (1, 1000),
+    ("pips", "size"): (0.01, 1), ("pips", "ace_size"): (0.01, 1),
+}
+PIP_RANKS = {"ace", "a", *map(str, range(1, 11))}
+ART_BLEED_MM = 4.0  # as cardgen.render.card (not imported: it loads reportlab)
+_SHAPE_ARITY = {"rect": 4, "circle": 3, "ellipse": 4, "star": 5, "wedge": 5, "arc": 5, "at": 2, "box": 4,
+                "translate": 2, "origin": 2}
+_SHAPE_KINDS = ("group", "use", "text", "rect", "circle", "ellipse", "poly", "line", "path", "star", "wedge", "arc")
+
+
+def check_layout(game, templates_dir: Path | None = None) -> list[ContentError]:
+    """Every problem of ``game``'s card layout, as content errors (empty when it will render)."""
+    display_root = getattr(game, "display_root", None)
+    display_root = display_root.resolve() if display_root is not None else None
+    try:
+        path = layout_path(game.root, game.id, templates_dir)
+    except RenderError as exc:
+        return [ContentError(exc.message, Locator(file=shown_path(game.root, display_root)))]
+    layout, errors = _read_layout(path, templates_dir, display_root)
+    if layout is None:
+        return errors
+    checker = _Checker(game, layout)
+    checker.run()
+    return errors + checker.errors()
+
+
+# --- reading ---------------------------------------------------------------------------------------
+
+def _read_layout(path: Path, templates_dir: Path | None, display_root: Path | None
+                 ) -> tuple[Layout | None, list[ContentError]]:
+    """The layout and its includes, or None and every schema error of every file."""
+    errors: list[ContentError] = []
+    documents: dict[Path, YamlDocument] = {}
+    models: list[tuple[Path, LayoutFile]] = []
+    queue = [path]
+    for file in queue:
+        try:
+            doc, model, invalid = _read_file(file, shown_path(file.resolve(), display_root))
+        except ContentError as exc:
+            errors.append(exc)
+            continue
+        documents[file] = doc
+        if invalid is not None:
+            errors += schema_errors(doc, invalid)
+            continue
+        models.append((file, model))
+        if file == path:  # only the layout's own includes count (as load_layout reads them)
+            for index, name in enumerate(model.include):
+                found = include_path(path, name, templates_dir)
+                if found is None:
+                    known = [p.name for folder in (path.parent, templates_dir) if folder for p in folder.glob("*.yaml")]
+                    errors.append(ContentError(f"included layout file '{name}' not found{suggest(name, known)}",
+                                               doc.locate(("include", index))))
+                else:
+                    queue.append(found)
+    if errors or not models:
+        return None, errors
+    main = models[0][1]
+    try:
+        return assemble(path, main, models[1:], documents), []
+    except RenderError as exc:  # a symbol that is neither a list nor {viewbox, shapes}
+        return None, [ContentError(exc.message, documents[path].locate(()))]
+
+
+def _read_file(path: Path, display: Path):
+    """:func:`read_layout_file`, once per file and version in a run (every game includes common.yaml)."""
+    stat = path.stat()
+    return _read_cached(path, display, stat.st_mtime_ns, stat.st_size)
+
+
+@lru_cache(maxsize=32)
+def _read_cached(path: Path, display: Path, mtime_ns: int, size: int):
+    return read_layout_file(path, display)
+
+
+def schema_errors(doc: YamlDocument, invalid: ValidationError) -> list[ContentError]:
+    """One error per problem pydantic found in a layout file, at the line of the value."""
+    problems: dict[tuple, list[dict]] = {}
+    for problem in invalid.errors(include_url=False):
+        problems.setdefault(_data_path(doc.data, problem["loc"]), []).append(problem)
+    # a union reports each of its members; the member that got deepest into the value is the one meant
+    deepest = [where for where in problems if not any(len(o) > len(where) and o[:len(where)] == where
+                                                         for o in problems)]
+    return [_schema_error(doc, where, problems[where]) for where in deepest]
+
+
+def _schema_error(doc: YamlDocument, where: tuple, problems: list[dict]) -> ContentError:
+    first = problems[0]
+    kind, found = first["type"], first.get("input")
+    if kind == "extra_forbidden":
+        allowed = _allowed_keys(doc.data, where[:-1])
+        listed = f" (expected one of: {', '.join(allowed)})" if allowed else ""
+        return ContentError(f"unknown key '{where[-1]}'{suggest(str(where[-1]), allowed)}{listed}",
+                            doc.locate(where, key=True))
+    if kind == "missing":
+        return ContentError(f"missing required key '{where[-1]}'", doc.locate(where))
+    expected = []
+    for problem in problems:
+        text = _EXPECTED.get(problem["type"]) or (problem.get("ctx") or {}).get("expected") or problem["msg"]
+        if text not in expected:
+            expected.append(text)
+    hint = ""
+    if kind == "literal_error" and isinstance(found, str):
+        hint = suggest(found, re.findall(r"'([^']*)'", str(first["ctx"]["expected"])))
+    return ContentError(f"expected {' or '.join(expected)}, found {_short(found)}{hint}", doc.locate(where))
+
+
+_EXPECTED = {
+    "int_type": "a whole number", "int_from_float": "a whole number", "int_parsing": "a whole number",
+    "float_type": "a number", "float_parsing": "a number", "string_type": "text", "bool_type": "true or false",
+    "bool_parsing": "true or false", "list_type": "a list", "dict_type": "a mapping",
+    "model_type": "a mapping", "too_short": "two numbers [width, height]", "too_long": "two numbers [width, height]",
+}
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _data_path(data: Any, loc: tuple) -> tuple:
+    """The parts of a pydantic location that walk the YAML data (union member names dropped)."""
+    path: list = []
+    node = data
+    for part in loc:
+        if isinstance(node, dict) and part in node:
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+            path.append(part)
+            node = node[part]
+        elif isinstance(node, dict) and isinstance(part, str) and not _is_member_name(part):
+            path.append(part)  # a missing or an unknown key
+            node = None
+    return tuple(path)
+
+
+def _is_member_name(part: str) -> bool:
+    return "[" in part or part in {"str", "int", "float", "bool", "none", "shape-list", "viewbox-form"}
+
+
+@lru_cache(maxsize=1)
+def _layout_json_schema() -> dict:
+    return LayoutFile.model_json_schema()
+
+
+def _allowed_keys(data: Any, parent: tuple) -> list[str]:
+    """The keys the layout schema allows in the mapping at ``parent``."""
+    schema = _layout_json_schema()
+    defs = schema.get("$defs", {})
+    node, value = schema, data
+    for part in parent:
+        node = _schema_branch(node, value, defs)
+        if isinstance(part, int):
+            node = node.get("items", {})
+            value = value[part] if isinstance(value, list) and part < len(value) else None
+        else:
+            node = node.get("properties", {}).get(part) or node.get("additionalProperties") or {}
+            value = value.get(part) if isinstance(value, dict) else None
+    return sorted(_schema_branch(node, value, defs).get("properties", {}))
+
+
+def _schema_branch(node: dict, value: Any, defs: dict) -> dict:
+    """``node`` with references followed and the union member that fits ``value`` picked."""
+    for _ in range(20):
+        if "$ref" in node:
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+            continue
+        members = node.get("anyOf") or node.get("oneOf")
+        if not members:
+            return node
+        wanted = "object" if isinstance(value, dict) else "array" if isinstance(value, list) else None
+        resolved = [_schema_branch(m, value, defs) for m in members]
+        node = next((m for m in resolved if m.get("type") == wanted), resolved[0])
+    return node
+
+
+@lru_cache(maxsize=1)
+def builtin_drawings() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Built-in drawing -> (parameters it reads, parameters it needs).
+
+    Read from the source of :mod:`cardgen.render.drawings` (``@drawing("name")``,
+    ``params.get("x")``, ``_param(params, "x")``) rather than imported, since
+    importing it loads reportlab; a test keeps the two in step.
+    """
+    source = Path(__file__).with_name("drawings.py").read_text("utf-8")
+    found: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+    for node in ast.parse(source).body:
+        if not isinstance(node, ast.FunctionDef):
+            continue
+        names = [d.args[0].value for d in node.decorator_list
+                 if isinstance(d, ast.Call) and getattr(d.func, "id", None) == "drawing"
+                 and d.args and isinstance(d.args[0], ast.Constant)]
+        if not names:
+            continue
+        reads, needs = set(), set()
+        for call in ast.walk(node):
+            if not isinstance(call, ast.Call):
+                continue
+            func, args = call.func, call.args
+            if (isinstance(func, ast.Attribute) and func.attr == "get" and getattr(func.value, "id", None) == "params"
+                    and args and isinstance(args[0], ast.Constant)):
+                reads.add(call.args[0].value)
+            elif (getattr(func, "id", None) == "_param" and len(args) >= 2 and isinstance(args[1], ast.Constant)):
+                reads.add(call.args[1].value)
+                if len(call.args) == 2:
+                    needs.add(call.args[1].value)
+        for name in names:
+            found[name] = (frozenset(reads), frozenset(needs))
+    return found
+
+
+# --- resolving every card ----------------------------------------------------------------------------
+
+class _Resolver(Resolver):
+    """The renderer's resolver, remembering the ``{field.X}`` it could not find."""
+
+    misspelt_fields = False
+
+    def lookup(self, name: str) -> Any:
+        try:
+            return super().lookup(name)
+        except RenderError:
+            self.misspelt_fields = self.misspelt_fields or name.startswith("field.")
+            raise
+
+
+@dataclass
+class _Problem:
+    locator: Locator
+    message: str
+    cards: list[str] = field(default_factory=list)
+    languages: set[str] = field(default_factory=set)
+
+
+class _Checker:
+    """Walks every face and back of one game through its layout and collects the problems."""
+
+    def __init__(self, game, layout: Layout):
+        self.game = game
+        self.layout = layout
+        self.languages = list(game.meta.languages)
+        self.problems: dict[tuple, _Problem] = {}
+        self.builtins = builtin_drawings()
+        self._drawn: dict[str, list[tuple[tuple, str]]] = {}  # problems of a drawing with these parameters
+        size = game.meta.card_size
+        self.width, self.height = size.width_mm, size.height_mm
+
+    # --- recording ---
+    def report(self, where: tuple, message: str, *, key: bool = False, card: str | None = None,
+               lang: str | None = None) -> None:
+        locator = self.layout.locate(where, key=key)
+        ident = (str(locator.file), locator.line, locator.column, locator.field, message)
+        problem = self.problems.setdefault(ident, _Problem(locator, message))
+        if card and card not in problem.cards:
+            problem.cards.append(card)
+        if lang:
+            problem.languages.add(lang)
+
+    def errors(self) -> list[ContentError]:
+        errors = []
+        for problem in self.problems.values():
+            message, locator = problem.message, problem.locator
+            if problem.cards:
+                locator = locator.with_(card=problem.cards[0])
+                more = len(problem.cards) - 1
+                if more:
+                    message += f" (and {more} more card{'s' if more > 1 else ''})"
+            if problem.languages and problem.languages != set(self.languages):
+                locator = locator.with_(language=", ".join(sorted(problem.languages)))
+            errors.append(ContentError(message, locator))
+        return errors
+
+    # --- the walk ---
+    def run(self) -> None:
+        self.check_static()
+        for lang in self.languages:
+            for card in self.game.cards:
+                try:
+                    values, fields, facts = card_context(self.game, card, lang)
+                except (KeyError, StopIteration):
+                    continue  # a broken reference in the content: the content checks report it
+                self.check_side("faces", facts, _Resolver(self.layout, values, fields, lang, Locator()),
+                                card.id, lang, f"group '{card.group}'" + (f", kind '{card.kind}'" if card.kind else ""))
+            for back in self.game.meta.backs:
+                try:
+                    values, facts = back_context(self.game, back.id, lang)
+                except (KeyError, StopIteration):
+                    continue
+                self.check_side("backs", facts, _Resolver(self.layout, values, {}, lang, Locator()),
+                                f"back {back.id}", lang, f"back '{back.id}'")
+
+    def check_side(self, side: str, facts: dict, resolver: _Resolver, label: str, lang: str, what: str) -> None:
+        found = next(((i, e) for i, e in enumerate(getattr(self.layout, side)) if matches(e.match, facts)), None)
+        if found is None:
+            self.report((side,), f"no entry of '{side}' matches {what}", key=True, card=label, lang=lang)
+            return
+        index, entry = found
+        for at, element in self.elements((side, index), entry):
+            if element.when is None or matches(element.when, facts):
+                self.check_element(at, element, resolver, label, lang)
+        if side == "faces":
+            missing = sorted(set(resolver.fields) - resolver.used_fields - set(entry.omit))
+            if missing and not resolver.misspelt_fields:  # a misspelt {field.X} is reported already
+                self.report((side, index), f"the layout prints no text for field(s) {', '.join(missing)}; "
+                            "print them or list them under 'omit'", card=label, lang=lang)
+
+    def elements(self, where: tuple, entry: Entry) -> Iterator[tuple[tuple, Element]]:
+        for name in entry.use:
+            for j, element in enumerate(self.layout.parts.get(name, ())):  # unknown parts: check_static
+                yield ("parts", name, j), element
+        for j, element in enumerate(entry.elements):
+            yield where + ("elements", j), element
+
+    def check_element(self, at: tuple, el: Element, resolver: Resolver, label: str, lang: str) -> None:
+        def attempt(attr: tuple, action, *args):
+            try:
+                return action(*args)
+            except RenderError as exc:
+                self.report(at + attr, exc.message, card=label, lang=lang)
+                return None
+
+        def colour(attr: str, template: str | None) -> None:
+            if template is not None:
+                text = attempt((attr,), resolver.text, template)
+                if text is not None:
+                    attempt((attr,), hex_color, text, self.layout.colors)
+
+        if el.type == "fill":
+            colour("fill", el.fill)
+        elif el.type in ("rect", "line"):
+            colour("fill", el.fill)
+            colour("stroke", el.stroke)
+        elif el.type == "text" and el.text is not None:
+            attempt(("text",), resolver.text, el.text)
+            colour("color", el.color)
+        if el.type in ("rect", "text", "draw"):
+            box = attempt(("box",), box_mm, el.box, self.width, self.height, self.layout.safe_mm, ART_BLEED_MM,
+                          resolver.text)
+            if box is not None and el.type == "text" and outside_safe_zone(box, self.width, self.height,
+                                                                           self.layout.safe_mm):
+                x, y, w, h = box
+                self.report(at + ("box",), f"text box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the "
+                            f"{self.layout.safe_mm:g} mm safe zone of a {self.width:g} x {self.height:g} mm card",
+                            card=label, lang=lang)
+        if el.type == "draw" and el.draw:
+            name = attempt(("draw",), resolver.text, el.draw)
+            params = {}
+            for key, value in el.params.items():
+                resolved = attempt(("params", key), resolver.value, value)
+                if resolved is not None:
+                    params[key] = resolved
+            if name is not None:
+                for where, message in self.check_drawing(name, params):
+                    self.report(at + where, message, card=label, lang=lang)
+
+    # --- drawings ---
+    def check_drawing(self, name: str, params: dict) -> list[tuple[tuple, str]]:
+        """Problems (attribute of the element, message) of drawing ``name`` with ``params``."""
+        memo = repr((name, sorted(params.items())))
+        if memo in self._drawn:
+            return self._drawn[memo]
+        problems: list[tuple[tuple, str]] = []
+        if name.lower().endswith(".svg"):
+            problems += self.check_svg(name)
+        elif name in self.layout.symbols:
+            problems += self.check_symbol(name, params, ())
+        elif name in self.builtins:
+            problems += self.check_builtin(name, params)
+        else:
+            problems.append((("draw",), unknown_drawing_message(name, self.layout, self.builtins)))
+        self._drawn[memo] = problems
+        return problems
+
+    def check_svg(self, name: str) -> list[tuple[tuple, str]]:
+        from cardgen.render.svgart import load_svg
+
+        root = self.game.root.resolve()
+        path = (root / name).resolve()
+        if not path.is_relative_to(root):
+            return [(("draw",), f"SVG file '{name}' lies outside the game folder")]
+        if not path.is_file():
+            return [(("draw",), f"no SVG file '{name}' in the game folder")]
+        try:
+            load_svg(path)
+        except RenderError as exc:
+            return [(("draw",), f"SVG file '{name}': {exc.message}")]
+        return []
+
+    def check_symbol(self, name: str, params: dict, chain: tuple) -> list[tuple[tuple, str]]:
+        """What drawing symbol ``name`` with ``params`` would fail on (``$param`` colours, ``use:``)."""
+        if name in chain or len(chain) > 8:
+            return [(("draw",), f"symbol '{name}' uses itself (through {' -> '.join(chain)})")]
+        problems = []
+        for shape in _shapes(self.layout.symbols[name].shapes):
+            for key in ("fill", "stroke"):
+                value = shape.get(key)
+                if isinstance(value, str) and value.startswith("$"):
+                    if value[1:] not in params:
+                        problems.append((("params",), f"symbol '{name}' colours a shape with '{value}'; pass "
+                                         f"'{value[1:]}' under params"))
+                    else:
+                        problems += self._colour_problem(str(params[value[1:]]), ("params", value[1:]))
+            if "use" in shape:
+                inner = str(shape["use"])
+                for key, value in params.items():
+                    inner = inner.replace("{" + key + "}", str(value))
+                if inner not in self.layout.symbols:
+                    problems.append((("params",), f"symbol '{name}' uses symbol '{inner}', which the layout does "
+                                     f"not have{suggest(inner, self.layout.symbols)}"))
+                else:
+                    problems += self.check_symbol(inner, {**params, **shape.get("params", {})}, chain + (name,))
+        return list(dict.fromkeys(problems))
+
+    def check_builtin(self, name: str, params: dict) -> list[tuple[tuple, str]]:
+        reads, needs = self.builtins[name]
+        problems = []
+        for key in sorted(needs - set(params)):
+            problems.append((("params",), f"drawing '{name}' needs parameter '{key}'"))
+        for key, value in params.items():
+            where = ("params", key)
+            if key not in reads:
+                problems.append((where, f"drawing '{name}' takes no parameter '{key}'{suggest(key, reads)} "
+                                 f"(it takes: {', '.join(sorted(reads)) or 'none'})"))
+            elif key in COLOUR_PARAMS:
+                problems += self._colour_problem(str(value), where)
+            elif key == "colors":
+                for item in value if isinstance(value, list) else [value]:
+                    problems += self._colour_problem(str(item), where)
+            elif key in SYMBOL_PARAMS:
+                if str(value) not in self.layout.symbols:
+                    problems.append((where, f"drawing '{name}' draws symbol '{value}', which the layout does not "
+                                     f"have{suggest(str(value), self.layout.symbols)}"))
+                else:
+                    problems += self.check_symbol(str(value), {"color": params.get("color", "#000000")}, ())
+            elif (name, key) in NUMBER_RANGES:
+                low, high = NUMBER_RANGES[(name, key)]
+                try:
+                    number = float(value)
+                except (TypeError, ValueError):
+                    number = None
+                if number is None or not low <= number <= high:
+                    problems.append((where, f"drawing '{name}': '{key}' must be a number from {low:g} to "
+                                     f"{high:g}, found {_short(value)}"))
+        if name == "pips" and "rank" in params and str(params["rank"]) not in PIP_RANKS:
+            problems.append((("params", "rank"), f"drawing 'pips' has no pip layout for rank '{params['rank']}' "
+                             "(ace or 1 to 10)"))
+        return problems
+
+    def _colour_problem(self, text: str, where: tuple) -> list[tuple[tuple, str]]:
+        try:
+            hex_color(text, self.layout.colors)
+        except RenderError as exc:
+            return [(where, exc.message)]
+        return []
+
+    # --- what needs no card ---
+    def check_static(self) -> None:
+        """Names and values that are wrong whatever card is drawn: parts, fonts, match ids, colours, symbols."""
+        for name in self.layout.colors:
+            try:
+                hex_color(name, self.layout.colors)
+            except RenderError as exc:
+                self.report(("colors", name), exc.message)
+        known = {
+            "group": {g.id for g in self.game.meta.groups},
+            "kind": {k.id for g in self.game.meta.groups for k in g.kinds},
+            "back": {b.id for b in self.game.meta.backs},
+            "card": {c.id for c in self.game.cards},
+        }
+        for side in ("faces", "backs"):
+            for index, entry in enumerate(getattr(self.layout, side)):
+                where = (side, index)
+                self.check_match(where + ("match",), entry.match, known)
+                for k, name in enumerate(entry.use):
+                    if name not in self.layout.parts:
+                        self.report(where + ("use", k), f"no part named '{name}' in the layout"
+                                    f"{suggest(name, self.layout.parts)}")
+                if not entry.use and not entry.elements:
+                    self.report(where, "a layout entry draws nothing (no 'use' and no 'elements')")
+                for j, element in enumerate(entry.elements):
+                    self.check_element_static(where + ("elements", j), element, known)
+        for name, elements in self.layout.parts.items():
+            for j, element in enumerate(elements):
+                self.check_element_static(("parts", name, j), element, known)
+        for name, symbol in self.layout.symbols.items():
+            self.check_symbol_static(name, symbol)
+
+    def check_match(self, where: tuple, match: dict | None, known: dict[str, set]) -> None:
+        for key, wanted in (match or {}).items():
+            if key not in known:
+                continue
+            for k, value in enumerate(wanted if isinstance(wanted, list) else [wanted]):
+                if value is not None and str(value) not in known[key]:
+                    at = where + (key, k) if isinstance(wanted, list) else where + (key,)
+                    self.report(at, f"{key} '{value}' is not in game '{self.game.id}'"
+                                f"{suggest(str(value), known[key])}")
+
+    def check_element_static(self, at: tuple, el: Element, known: dict[str, set]) -> None:
+        self.check_match(at + ("when",), el.when, known)
+        if el.type == "text":
+            if el.text is None:
+                self.report(at, "a text element needs 'text'")
+            if el.font not in STYLES and el.font not in STYLES.values():
+                self.report(at + ("font",), f"unknown font '{el.font}'{suggest(el.font, STYLES)} "
+                            f"(fonts: {', '.join(STYLES)})")
+            if not 0 < el.size <= 500 or (el.min_size is not None and not 0 < el.min_size <= el.size):
+                self.report(at + ("size",), f"text size {el.size:g} pt (min_size {el.min_size}) is out of range: "
+                            "0 < min_size <= size <= 500")
+        if el.type == "draw" and not el.draw:
+            self.report(at, "a draw element needs 'draw' (an SVG file, a symbol or a built-in drawing)")
+        if el.type == "line":
+            points = el.points or []
+            numbers = [v for v in points if _is_number(v)]
+            if len(points) < 4 or len(points) % 2 or len(numbers) != len(points):
+                self.report(at + ("points",), "a line needs 'points': x1, y1, x2, y2, ... as numbers of mm")
+
+    def check_symbol_static(self, name: str, symbol) -> None:
+        base = ("symbols", name) if isinstance(self._symbol_data(name), list) else ("symbols", name, "shapes")
+        for where, shape in _shapes_with_paths(symbol.shapes, base):
+            kinds = [k for k in _SHAPE_KINDS if k in shape]
+            if not kinds:
+                self.report(where, f"symbol '{name}': a shape needs one of {', '.join(_SHAPE_KINDS)}")
+            for key, count in _SHAPE_ARITY.items():
+                if key in shape and len(shape[key]) != count:
+                    self.report(where + (key,), f"symbol '{name}': '{key}' takes {count} numbers, "
+                                f"found {len(shape[key])}")
+            for key in ("poly", "line"):
+                if key in shape and (len(shape[key]) < 4 or len(shape[key]) % 2):
+                    self.report(where + (key,), f"symbol '{name}': '{key}' takes pairs of numbers, at least two")
+            if "path" in shape and not re.match(r"\s*[Mm]", str(shape["path"])):
+                self.report(where + ("path",), f"symbol '{name}': path data must start with M")
+            for key in ("fill", "stroke"):
+                value = shape.get(key)
+                if isinstance(value, str) and not value.startswith("$"):
+                    try:
+                        hex_color(value, self.layout.colors)
+                    except RenderError as exc:
+                        self.report(where + (key,), f"symbol '{name}': {exc.message}")
+            font = shape.get("font")
+            if "text" in shape and font is not None and font not in STYLES and font not in STYLES.values():
+                self.report(where + ("font",), f"symbol '{name}': unknown font '{font}'{suggest(font, STYLES)}")
+            use = shape.get("use")
+            if use is not None and "{" not in use and use not in self.layout.symbols:
+                self.report(where + ("use",), f"symbol '{name}' uses symbol '{use}', which the layout does not "
+                            f"have{suggest(use, self.layout.symbols)}")
+
+    def _symbol_data(self, name: str) -> Any:
+        where = ("symbols", name)
+        doc = self.layout.documents.get(self.layout.origins.get(where, self.layout.path))
+        return (doc.data.get("symbols") or {}).get(name) if doc is not None else None
+
+
+def _is_number(value: Any) -> bool:
+    try:
+        float(value)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def _shapes(shapes) -> Iterator[dict]:
+    for shape in shapes:
+        yield shape
+        if "group" in shape:
+            yield from _shapes(shape["group"])
+
+
+def _shapes_with_paths(shapes, where: tuple) -> Iterator[tuple[tuple, dict]]:
+    for index, shape in enumerate(shapes):
+        yield where + (index,), shape
+        if "group" in shape:
+            yield from _shapes_with_paths(shape["group"], where + (index, "group"))
