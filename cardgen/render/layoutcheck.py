@@ -31,7 +31,7 @@ from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES
 from cardgen.render.layout import (
-    Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
+    TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
     include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,
 )
 
@@ -94,7 +94,8 @@ def _read_layout(path: Path, templates_dir: Path | None, display_root: Path | No
             for index, name in enumerate(model.include):
                 found = include_path(path, name, templates_dir)
                 if found is None:
-                    known = [p.name for folder in (path.parent, templates_dir) if folder for p in folder.glob("*.yaml")]
+                    folders = (path.parent, templates_dir or TEMPLATES_DIR)
+                    known = [p.name for folder in folders for p in folder.glob("*.yaml")]
                     errors.append(ContentError(f"included layout file '{name}' not found{suggest(name, known)}",
                                                doc.locate(("include", index))))
                 else:
