@@ -253,8 +253,8 @@ class _Generator:
             if values is not None:
                 self.values[name] = values
         self._parse_templates(found)
-        if found:
-            return found
+        if len(self.values) < len(self.model.generate):
+            return found  # the size is unknown while some values are wrong
         self.size = math.prod(len(values) for values in self.values.values())
         if self.size > MAX_GENERATED_CARDS:
             sizes = " x ".join(str(len(values)) for values in self.values.values())

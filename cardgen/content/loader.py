@@ -277,6 +277,14 @@ def _schema_error(doc: YamlDocument, problem: dict[str, Any]) -> ContentError:
         message = f"{message}, found {_type_name(found)} {_short(found)}"
     elif kind == "string_pattern_mismatch":
         message = f"expected {_expected_text(problem)}, found {_short(found)}"
+    elif kind in {"too_short", "too_long"}:
+        ctx = problem.get("ctx") or {}
+        bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+        items = "entry" if isinstance(found, dict) else "item"
+        message = (
+            f"expected {'at least' if kind == 'too_short' else 'at most'} {bound} "
+            f"{items}{'' if bound == 1 else 's'}, found {ctx.get('actual_length', len(found or ()))}"
+        )
     return ContentError(message, doc.locate(where))
 
 
