@@ -20,8 +20,9 @@ job's error, any BaseException a library raises in a job (reported as a
 :class:`~cardgen.errors.RenderError` with the job's label), a worker process
 dying, KeyboardInterrupt in the parent -- removes the staging folder and leaves
 the output folder as it was; so does SIGKILL before the commit, whose staging
-folder the next build removes.  Failures before any job runs (planning,
-``--strict``) do not create a staging folder at all.
+folder the next build removes (workers notice that their build process died and
+exit).  Failures before any job runs (planning, ``--strict``) do not create a
+staging folder at all.
 
 Rebuilding with the same inputs gives byte-identical files
 (``SOURCE_DATE_EPOCH`` sets the PDF dates when given).
@@ -318,10 +319,7 @@ def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,
                 try:
                     status, payload = future.result()
                 except BrokenProcessPool:
-                    unfinished = sorted(j.label for j in jobs if j.label not in finished_labels)
-                    shown = ", ".join(unfinished[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
-                    raise RenderError(f"a worker process died (killed, out of memory, or crashed in a library) with "
-                                      f"{len(unfinished)} job(s) unfinished: {shown}; nothing was written") from None
+                    raise _worker_died([j.label for j in jobs if j.label not in finished_labels]) from None
                 except Exception as error:  # noqa: BLE001 - e.g. a result that could not be sent back
                     raise RenderError(f"{job.label}: {type(error).__name__}: {error}") from None
                 if status != "ok":
@@ -334,6 +332,12 @@ def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,
         # running jobs finish (their files land in the staging folder, removed after this), queued ones never start
         pool.shutdown(wait=True, cancel_futures=True)
     return artefacts
+
+
+def _worker_died(unfinished: list[str]) -> RenderError:
+    shown = ", ".join(sorted(unfinished)[:3]) + (f" and {len(unfinished) - 3} more" if len(unfinished) > 3 else "")
+    return RenderError(f"a worker process died (killed, out of memory, or crashed in a library) with "
+                       f"{len(unfinished)} job(s) unfinished: {shown}; the output folder is unchanged")
 
 
 def _end_with_parent() -> None:
