@@ -44,3 +44,15 @@ def test_the_check_sees_a_forbidden_import(tmp_path):
     module = tmp_path / "m.py"
     module.write_text("def f():\n    from cardgen.i18n.po import read_entries\n", "utf-8")
     assert _imports(module) == {"cardgen.i18n.po"}
+
+
+def test_validate_imports_neither_renderer():
+    """validate checks layouts and rulebook text without reportlab or WeasyPrint (seconds of import)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from pathlib import Path; from cardgen.validation import validate_games; "
+            f"validate_games(Path({str(PACKAGE.parent / 'content')!r})); "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'weasyprint', 'reportlab'}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr

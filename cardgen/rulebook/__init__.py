@@ -2,10 +2,16 @@
 head-game's answer key, a booklet of its own per language.
 
 :func:`build_rulebook` renders one rulebook, :func:`build_answer_key` one answer key;
-:mod:`cardgen.rulebook.produce` is the build's producer, which names and writes the files.
+:mod:`cardgen.rulebook.produce` is the build's producer, which names and writes the files;
+:mod:`cardgen.rulebook.sections` declares every rulebook text key and checks a game's text.
+
+The names below are loaded on first use, so that ``cardgen validate`` (which needs only
+:mod:`~cardgen.rulebook.sections`) does not import WeasyPrint.
 """
 
-from cardgen.rulebook.book import PAPERS, Rulebook, build_answer_key, build_rulebook, components, render_html
+from __future__ import annotations
+
+import importlib
 
 __all__ = [
     "PAPERS",
@@ -15,3 +21,9 @@ __all__ = [
     "components",
     "render_html",
 ]
+
+
+def __getattr__(name: str):
+    if name in __all__:
+        return getattr(importlib.import_module("cardgen.rulebook.book"), name)
+    raise AttributeError(f"module 'cardgen.rulebook' has no attribute {name!r}")
