@@ -13,9 +13,10 @@ rulebook, on a face whose layout asks for ``{card.label}``), a card without a
    ("Number 3", German "Zahl 3"); a kind or group of a single card design
    prints its name alone (a number says nothing there).
 
-The *number* counts card designs (entries of cards.yaml, not copies), 1-based,
-in deck order, within the kind or group whose message is used: a kind's label
-or name numbers the cards of that kind, a group's those of the whole group.
+The *number* counts, 1-based and in deck order, the card designs (entries of
+cards.yaml, not copies) without a name that the same message labels: a kind's
+label or name numbers those of the kind, a group's label those of the group
+(but for kinds with a label of their own), a group's name those of the group.
 
 A card with a ``name`` gets its name, so ``{card.label}`` prints something
 readable for every card.  The same function serves the rulebook (through
@@ -25,6 +26,8 @@ readable for every card.  The same function serves the rulebook (through
 
 from __future__ import annotations
 
+import weakref
+from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
@@ -68,15 +71,10 @@ def label_source(game: "Game", card: "Card") -> LabelSource:
     name_key = card.text.get(NAME_FIELD)
     if name_key is not None:
         return LabelSource(name_key, False, {}, None)
-    group = next(g for g in game.meta.groups if g.id == card.group)
-    kind = next((k for k in group.kinds if k.id == card.kind), None)
-    if kind is not None and kind.label is not None:
-        return _declared(kind.label, card, _number(game, card, kind=True))
-    if group.label is not None:
-        return _declared(group.label, card, _number(game, card, kind=False))
-    owner = kind if kind is not None else group
-    number, designs = _number(game, card, kind=kind is not None)
-    return LabelSource(owner.name, False, {}, number if designs > 1 else None)
+    (_, _, key, declared), number, fellows = _numbering(game)[card.id]
+    if declared:
+        return LabelSource(key, True, label_arguments(card, number), number)
+    return LabelSource(key, False, {}, number if fellows > 1 else None)
 
 
 def card_label(game: "Game", card: "Card", lookup: Lookup) -> Label:
@@ -112,17 +110,41 @@ def label_arguments(card: "Card", number: int) -> dict[str, object]:
     return arguments
 
 
-def _declared(key: str, card: "Card", numbered: tuple[int, int]) -> LabelSource:
-    return LabelSource(key, True, label_arguments(card, numbered[0]), numbered[0])
+#: id(game) -> (weak reference to the game, its numbering): a face plan asks for one card's
+#: label at a time, and counting the deck for each would cost O(cards^2) per language.
+_NUMBERINGS: dict[int, tuple[weakref.ref, dict]] = {}
 
 
-def _number(game: "Game", card: "Card", *, kind: bool) -> tuple[int, int]:
-    """(1-based number of ``card`` among the designs of its kind or group, how many there are)."""
-    if kind:
-        members = [c.id for c in game.cards if c.group == card.group and c.kind == card.kind]
-    else:
-        members = [c.id for c in game.cards if c.group == card.group]
-    return members.index(card.id) + 1, len(members)
+def _numbering(game: "Game") -> dict[str, tuple[tuple[str, str | None, str, bool], int, int]]:
+    """card id -> (owner of its label message, its number, how many that message labels),
+    for the cards without a name."""
+    cached = _NUMBERINGS.get(id(game))
+    if cached is not None and cached[0]() is game:
+        return cached[1]
+    owners = {c.id: _owner(game, c) for c in game.cards if NAME_FIELD not in c.text}
+    counts = Counter(owners.values())
+    seen: Counter = Counter()
+    numbering = {}
+    for card_id, owner in owners.items():
+        seen[owner] += 1
+        numbering[card_id] = (owner, seen[owner], counts[owner])
+    _NUMBERINGS.clear()  # builds and tests load one game after another; keep the latest
+    _NUMBERINGS[id(game)] = (weakref.ref(game), numbering)
+    return numbering
+
+
+def _owner(game: "Game", card: "Card") -> tuple[str, str | None, str, bool]:
+    """(group, kind or None, message key, declared?) of the message that labels a card
+    without a name: the kind's label, the group's label, the kind's name, the group's."""
+    group = next(g for g in game.meta.groups if g.id == card.group)
+    kind = next((k for k in group.kinds if k.id == card.kind), None)
+    if kind is not None and kind.label is not None:
+        return group.id, kind.id, kind.label, True
+    if group.label is not None:
+        return group.id, None, group.label, True
+    if kind is not None:
+        return group.id, kind.id, kind.name, False
+    return group.id, None, group.name, False
 
 
 def _printed(value: object) -> str:
