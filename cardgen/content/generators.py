@@ -54,7 +54,7 @@ from cardgen.content.model import (
     ValueRange,
 )
 from cardgen.content.yamlsource import Mark, Path_, YamlDocument
-from cardgen.errors import ContentError
+from cardgen.errors import ContentError, Locator
 
 Scalar = str | int | bool
 Value = Scalar | dict[str, Scalar]  # a plain value, or a row of named fields
@@ -65,7 +65,9 @@ _TYPED_FIELDS = {"copies", "attrs"}
 _TOKEN = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 _PLACEHOLDER = re.compile(r"^([a-z][a-z0-9_]*)(?:\.([a-z][a-z0-9_]*))?$")
 _CARD_FIELD = re.compile(r"^cards\[(\d+)\]")
-_CARD_MENTION = re.compile(r"\bcards\[(\d+)\]")
+#: How checks.unique_ids names the first card of a duplicate id; only this
+#: phrase is rewritten, never a user's own text quoted in a message.
+_CARD_MENTION = re.compile(r"(?<=also at )cards\[(\d+)\]")
 
 
 @dataclass(frozen=True)
@@ -242,7 +244,7 @@ class _Generator:
         self.templates: dict[Path_, _Template] = {}
         self.size = 0
 
-    def at(self, *where: str | int, key: bool = False):
+    def at(self, *where: str | int, key: bool = False) -> Locator:
         return self.source.locate(("cards", self.entry, *where), key=key)
 
     def problems(self, already_made: int) -> list[ContentError]:
