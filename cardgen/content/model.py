@@ -9,7 +9,7 @@ Three kinds of file make a game folder ``content/<game>/``:
 * ``cards.yaml`` -> :class:`CardsFile`: every card, written out or made by a
   generator (:class:`CardGenerator`, expanded by ``cardgen.content.generators``);
 * ``text/<lang>.yaml`` -> :class:`MessagesFile`: the text behind each message
-  key (Russian is the source language).
+  key, in the game's source language (game.yaml's ``source_language``).
 
 Every model forbids unknown keys and checks types strictly (``"3"`` is not a
 number), so a misspelt key is an error instead of a silent default.  The JSON
