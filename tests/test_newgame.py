@@ -12,11 +12,20 @@ from pathlib import Path
 import pytest
 import yaml
 from click.testing import CliRunner
-from pypdf import PdfReader
+import pypdfium2 as pdfium
 
 from cardgen.cli import cli
 
 CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def pdf_text(path: Path) -> str:
+    """Every page's text (PDFium: pypdf takes seconds a file)."""
+    document = pdfium.PdfDocument(path)
+    try:
+        return "\n".join(document[i].get_textpage().get_text_bounded() for i in range(len(document)))
+    finally:
+        document.close()
 
 
 def run(*args: str):
@@ -80,12 +89,12 @@ def test_the_build_has_no_cyrillic_and_no_card_id(lights, built):
     pdfs = sorted(built.rglob("*.pdf"))
     assert len(pdfs) == 10
     for pdf in pdfs:
-        text = "\n".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
+        text = pdf_text(pdf)
         assert text.strip(), pdf
         assert not CYRILLIC.search(text), f"{pdf.name}: {CYRILLIC.search(text).group()!r}"
         words = set(re.findall(r"[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*", text))
         assert not words & ids, f"{pdf.name} prints card ids {sorted(words & ids)[:5]}"
-    rules = "\n".join(p.extract_text() for p in PdfReader(built / "lights/en/lights-en-rules-a4.pdf").pages)
+    rules = pdf_text(built / "lights/en/lights-en-rules-a4.pdf")
     assert "Red 1" in rules and "Blue 6" in rules  # the kinds' declared labels, not red-1
 
 
@@ -143,5 +152,16 @@ def test_a_game_written_in_russian_or_german_builds_in_its_language(tmp_path, so
     out = tmp_path / "out"
     result = run("--content", str(games), "build", "--out", str(out), "--only", "rulebook", "-j", "1")
     assert result.exit_code == 0, result.output
-    text = "\n".join(p.extract_text() for p in PdfReader(out / f"tiny/{source}/tiny-{source}-rules-a4.pdf").pages)
+    text = pdf_text(out / f"tiny/{source}/tiny-{source}-rules-a4.pdf")
     assert heading in text and "[Placeholder]" not in text
+
+
+def test_a_half_written_game_of_a_killed_new_is_no_game(tmp_path):
+    """'new' writes under a hidden name and renames; a leftover hidden folder is ignored."""
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    (games / "lights").rename(games / ".lights.new-abc123")
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 0, result.output
+    assert "1 game(s) valid." in result.output

@@ -82,10 +82,15 @@ class Game:
 
 
 def discover_games(content_dir: Path) -> list[str]:
-    """Ids of the game folders under ``content_dir`` (those with a game.yaml)."""
+    """Ids of the game folders under ``content_dir`` (those with a game.yaml).
+
+    Hidden folders are skipped: 'cardgen new' writes a game under a hidden name before
+    renaming it, and editors keep their own there.
+    """
     if not content_dir.is_dir():
         return []
-    return sorted(p.name for p in content_dir.iterdir() if (p / GAME_FILE).is_file())
+    return sorted(p.name for p in content_dir.iterdir()
+                  if not p.name.startswith(".") and (p / GAME_FILE).is_file())
 
 
 def load_games(content_dir: Path, game_ids: list[str] | None = None) -> list[Game]:
