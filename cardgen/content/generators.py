@@ -116,6 +116,42 @@ class ExpandedCards:
             message = f"{self._describe(index)}: {message}"
         return ContentError(message, locator.with_(field=field))
 
+    def explain_all(self, errors: list[ContentError]) -> list[ContentError]:
+        """:meth:`explain` each error, then report a problem of a generator's template once:
+        the same message at the same place for several of its cards becomes one error that
+        counts the others (a wrong ``copies:`` in a template is one mistake, not 48)."""
+        result: list[ContentError] = []
+        merged: dict[tuple, tuple[int, list[str]]] = {}
+        for error in errors:
+            explained = self.explain(error)
+            index = self._card_index(error)
+            if index is None or not self.origins[index].generated:
+                result.append(explained)
+                continue
+            key = (explained.locator.with_(card=None), error.message, self.origins[index].entry)
+            if key in merged:
+                merged[key][1].append(str(self.document.data["cards"][index].get("id")))
+                continue
+            merged[key] = (len(result), [])
+            result.append(explained)
+        for position, others in merged.values():
+            if others:
+                first = result[position]
+                shown = ", ".join(others[:3]) + (", ..." if len(others) > 3 else "")
+                result[position] = ContentError(
+                    f"{first.message} (and {len(others)} more card(s) of this generator: {shown})",
+                    first.locator)
+        return result
+
+    def _card_index(self, error: ContentError) -> int | None:
+        locator = error.locator
+        if locator.file != self.document.display_path or not locator.field:
+            return None
+        match = _CARD_FIELD.match(locator.field)
+        if match is None or int(match.group(1)) >= len(self.origins):
+            return None
+        return int(match.group(1))
+
     def _source_path(self, origin: CardOrigin) -> str:
         return f"cards[{origin.entry}].card" if origin.generated else f"cards[{origin.entry}]"
 

@@ -155,7 +155,7 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
         display_root=display_root,
     )
     # Errors about generated cards name the generator and the values behind the card.
-    reader.errors.extend(deck[1].explain(error) for error in checks.check_game(game))
+    reader.errors.extend(deck[1].explain_all(checks.check_game(game)))
     # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
     translated, po_errors = locale_messages(game_dir, display_root)
     reader.errors.extend(po_errors)
@@ -215,7 +215,7 @@ class _Reader:
             return None
         found: list[ContentError] = []
         expanded = validate_document(expansion.document, CardsFile, found)
-        self.errors.extend(expansion.explain(error) for error in found)
+        self.errors.extend(expansion.explain_all(found))
         if expanded is None:
             return None
         self.documents[CARDS_FILE] = expansion.document
