@@ -165,3 +165,31 @@ def test_a_half_written_game_of_a_killed_new_is_no_game(tmp_path):
     result = run("--content", str(games), "validate")
     assert result.exit_code == 0, result.output
     assert "1 game(s) valid." in result.output
+
+
+def test_a_game_without_an_engine_says_so(tmp_path):
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    result = run("--content", str(games), "simulate", "lights", "--games", "5", "--seed", "1")
+    assert result.exit_code == 1
+    assert "game 'lights' has no engine" in result.output and "engine: ID" in result.output
+    assert "None" not in result.output
+    game_yaml = games / "lights" / "game.yaml"
+    game_yaml.write_text(game_yaml.read_text("utf-8") + "limits: {games: 10}\n", "utf-8")
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    line = len(game_yaml.read_text("utf-8").splitlines())
+    assert f"games/lights/game.yaml:{line}:1 (field limits): limits: need an engine" in result.output
+
+
+def test_a_misspelt_drawing_is_found_by_validate_at_its_line(tmp_path):
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    layout = games / "lights" / "layout.yaml"
+    text = layout.read_text("utf-8").replace("draw: lights-mark", "draw: shipp", 1)
+    layout.write_text(text, "utf-8")
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if "draw: shipp" in row)
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    assert f"games/lights/layout.yaml:{line}:" in result.output
+    assert "no symbol or drawing named 'shipp'" in result.output and "lights-mark" in result.output
