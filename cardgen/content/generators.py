@@ -102,15 +102,12 @@ class ExpandedCards:
         (``cards[2].card.group``) and, for a generated card, names the
         generator and the values that made the card.
         """
+        index = self._card_index(error)
+        if index is None:
+            return error
         locator = error.locator
-        if locator.file != self.document.display_path or not locator.field:
-            return error
-        match = _CARD_FIELD.match(locator.field)
-        if match is None or int(match.group(1)) >= len(self.origins):
-            return error
-        index = int(match.group(1))
         origin = self.origins[index]
-        field = self._source_path(origin) + locator.field[match.end():]
+        field = self._source_path(origin) + _CARD_FIELD.sub("", locator.field, count=1)
         message = _CARD_MENTION.sub(lambda m: self._mention(int(m.group(1))), error.message)
         if origin.generated:
             message = f"{self._describe(index)}: {message}"
