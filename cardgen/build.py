@@ -51,10 +51,11 @@ from cardgen.fileio import CommitPlan, StagedUpdate, write_bytes_atomic, write_t
 PRODUCERS: dict[str, str] = {
     "cards": "cardgen.render.producers:plan",
     "rulebook": "cardgen.rulebook.produce:plan",
+    "tabletop": "cardgen.render.tabletop:plan",  # only with --tabletop or --only tabletop
 }
 
 MANIFEST = "manifest.json"
-KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "answer-key", "report")
+KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "answer-key", "report", "tabletop")
 
 
 @dataclass(frozen=True)
@@ -73,6 +74,8 @@ class BuildOptions:
     workers: int | None = None  # None: one per core
     producers: tuple[str, ...] = ()  # empty: every registered producer
     strict: bool = False  # fail before writing anything on missing, fuzzy or overflowing text
+    tabletop: tuple[str, ...] = ()  # digital-table formats (tts, sprites; cardgen.render.tabletop); empty: none
+    tabletop_url: str | None = None  # where the output folder is served, for TTS image addresses; None: file://
     staging_dir: Path | None = None  # set by build(): where write_artefact writes; None: out_dir itself
 
 

@@ -38,17 +38,27 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
                    "areas and backs, dark text; greyscale: greys only. Shop files stay in full colour.")
 @click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
-              help="Run only this producer (repeatable), e.g. cards or rulebook (default: all).")
+              help="Run only this producer (repeatable): cards, rulebook or tabletop (default: cards and "
+                   "rulebook; tabletop only when asked for).")
+@click.option("--tabletop", "tabletop", multiple=True, type=click.Choice(["tts", "sprites"]),
+              help="Also write card sheets for digital tables into OUT/GAME/LANG/tabletop/ (repeatable): tts: "
+                   "Tabletop Simulator deck sheets and a saved object; sprites: one sprite sheet with a JSON "
+                   "index. Not part of a plain build; --only tabletop alone writes both.")
+@click.option("--tabletop-url", metavar="URL",
+              help="Address where OUT is served (https://...), for the images named in the Tabletop "
+                   "Simulator saved object (default: file:// paths of OUT).")
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1, no file written) on missing, fuzzy or overflowing text in any language built.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], inks: tuple[str, ...], profile: str,
-          producers: tuple[str, ...], strict: bool, jobs: int | None) -> None:
+          producers: tuple[str, ...], strict: bool, jobs: int | None, tabletop: tuple[str, ...],
+          tabletop_url: str | None) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
-    OUT/manifest.json.
+    OUT/manifest.json.  Card sheets for digital tables (--tabletop) are written
+    only when asked for.
 
     Files are written into a hidden staging folder beside OUT and moved in only
     when every job succeeded, so a failed, interrupted or killed build leaves OUT
@@ -73,8 +83,11 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         inks=tuple(dict.fromkeys(inks)) or ("full",),
         profile=profile,
         workers=jobs,
-        producers=tuple(producers),
+        producers=tuple(producers) + (("tabletop",) if tabletop and producers and "tabletop" not in producers
+                                      else ()),  # --only cards --tabletop tts: both
         strict=strict,
+        tabletop=tuple(dict.fromkeys(tabletop)),
+        tabletop_url=tabletop_url,
     )
     bar = None
     if sys.stderr.isatty():
