@@ -42,8 +42,13 @@ Image addresses are ``file://`` URLs of the files in the output folder, or
 ``BuildOptions.tabletop_url`` + the file's path inside the output folder when the
 folder is served from a web host (with ``?v=`` and the first 12 digits of the
 image's SHA-256 appended, because TTS caches images by address and would otherwise
-show the old picture after a rebuild).  All files are RGB PNG; equal inputs give
+show the old picture after a rebuild).  All images are RGB PNG; equal inputs give
 byte-identical files.
+
+Manifest entries: kind ``tabletop``, ``format`` tts or sprites; images carry
+``pixels`` and ``dpi`` (sheets also ``grid``: columns, rows) and count their faces in
+``cards``; the two JSON files have ``cards`` 0 and ``listed``, the cards they list
+with copies (the saved object also ``decks``).
 """
 
 from __future__ import annotations
@@ -365,5 +370,5 @@ def write_sprites(options: BuildOptions, game, lang: str, words: dict[str, CardT
     }
     data = (json.dumps(index, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
     out.append(write_artefact(options, f"{stem}.json", data, game=game.id, kind="tabletop", lang=lang,
-                              cards=sum(c["copies"] for c in cards), format="sprites"))
+                              cards=0, format="sprites", listed=sum(c["copies"] for c in cards)))
     return out

@@ -100,8 +100,8 @@ def write_tts(options: BuildOptions, game, lang: str, words: dict[str, CardText]
     save = saved_object(game, lang, sheets, words, texts, face_urls, back_urls)
     data = (json.dumps(save, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
     out.append(write_artefact(options, f"{stem}.json", data, game=game.id, kind="tabletop", lang=lang,
-                              cards=sum(card.copies for card in game.cards), format="tts",
-                              decks=len(save["ObjectStates"])))
+                              cards=0, format="tts", decks=len(save["ObjectStates"]),
+                              listed=sum(card.copies for card in game.cards)))
     # TTS shows "Saved Objects" with the picture of the same name beside them
     first = sheets[0].cards[0]
     dpi = math.floor(THUMBNAIL_PX / (max(size.width_mm, size.height_mm) / MM_PER_INCH))

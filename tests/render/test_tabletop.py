@@ -128,7 +128,7 @@ def test_many_designs_are_shared_evenly_between_sheets():
 
 
 # --- the build ----------------------------------------------------------------------------------------
-def test_sheets_within_tts_limits_and_manifest(built):
+def test_sheets_within_tts_limits_and_manifest(built, small_games):
     out, manifest = built
     entries = [e for e in manifest["files"] if e["producer"] == "tabletop"]
     assert entries and all(e["kind"] == "tabletop" for e in entries)
@@ -138,6 +138,8 @@ def test_sheets_within_tts_limits_and_manifest(built):
         for lang in langs:
             files = _files(manifest, game, lang)
             sheets = [name for name, e in files.items() if e["format"] == "tts" and "grid" in e]
+            copies = sum(card.copies for card in small_games[game].cards)
+            assert files[f"{game}-{lang}.json"]["listed"] == files[f"{game}-{lang}-sprites.json"]["listed"] == copies
             assert sheets
             for name in sheets:
                 entry = files[name]
