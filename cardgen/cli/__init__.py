@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "schema": "cardgen.cli.validate:schema",
     "answers": "cardgen.cli.answers:answers",
     "simulate": "cardgen.cli.simulate:simulate",
+    "sweep": "cardgen.cli.sweep:sweep",
     "i18n": "cardgen.cli.i18n:i18n",
     "new": "cardgen.cli.new:new",
 }

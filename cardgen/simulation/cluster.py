@@ -1,0 +1,93 @@
+"""Running a sweep's chunks on Dask: a local cluster of processes, or an existing scheduler.
+
+Imported only when a sweep uses Dask (importing ``distributed`` takes about a
+second).  A local cluster binds 127.0.0.1 only and runs no dashboard; one
+worker process per core, one thread each (the engines are pure Python, so
+threads would only queue for the interpreter lock).  ``--scheduler
+tcp://HOST:PORT`` sends the same chunks to a running cluster: its workers need
+cardgen (and any engine plug-in) installed and the game folder at the same
+path.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator, Sequence
+
+from cardgen.errors import SimulationError
+from cardgen.simulation.sweep import ChunkTask, Executor, play_chunk
+
+CONNECT_TIMEOUT = "10s"
+
+
+@contextmanager
+def dask_executor(scheduler: str, workers: int | None = None) -> Iterator[tuple[Executor, dict[str, Any]]]:
+    """An executor running chunks on Dask, and facts about the cluster for run.json.
+
+    ``scheduler`` is ``"local"`` (start a LocalCluster of ``workers``
+    processes, default one per core) or a scheduler address.  The cluster
+    (when we started it) and the client are closed on the way out, also on
+    Ctrl-C.
+    """
+    from dask.distributed import Client, LocalCluster
+
+    cluster = None
+    try:
+        if scheduler == "local":
+            cluster = LocalCluster(
+                n_workers=workers or os.cpu_count() or 1,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )
+            client = Client(cluster)
+        else:
+            client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
+        if cluster is not None:
+            cluster.close()
+        raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        known = client.scheduler_info().get("workers", {})
+        info = {
+            "scheduler": "local" if cluster is not None else scheduler,
+            "workers": sorted(
+                ({"address": address, "host": worker.get("host"), "threads": worker.get("nthreads")}
+                 for address, worker in known.items()),
+                key=lambda worker: worker["address"],
+            ),
+        }
+        if not known:
+            raise SimulationError(f"the Dask scheduler at {scheduler} has no workers")
+        yield _executor(client), info
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def _executor(client: Any) -> Executor:
+    from dask.distributed import as_completed
+
+    def execute(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, list], None]) -> None:
+        if not tasks:
+            return
+        futures = client.map(play_chunk, list(tasks), pure=False)
+        task_of = {future.key: task for future, task in zip(futures, tasks)}
+        try:
+            for future in as_completed(futures):
+                task = task_of[future.key]
+                try:
+                    records = future.result()
+                except Exception as error:
+                    raise SimulationError(f"a Dask worker failed on {task.name} ({task.cell_key}): "
+                                          f"{type(error).__name__}: {error}") from error
+                done(task, records)
+        finally:
+            client.cancel([future for future in futures if not future.done()])
+
+    return execute

@@ -1,0 +1,361 @@
+"""Sweeps: a game played over a grid of player counts, rule option values and bots.
+
+Every cell of the grid (players x each varied option's values x bots) plays
+``games`` games.  Game ``i`` of a cell is dealt with the seed
+``derive_seed(master, "sweep", cell key, i)``, where the cell key names the
+player count, the varied options (by name, sorted) and the bot; the bot draws
+from ``derive_seed(game seed, "bot")`` as in ``cardgen simulate``.  So a
+game's result depends on nothing but the grid and the master seed: not on the
+scheduler, the number of workers or how the games are cut into chunks.
+
+The work is cut into :class:`ChunkTask` s (one cell, a range of game indices)
+that a process, a Dask worker on this machine or on another one plays with
+:func:`play_chunk`, returning one compact record per game.  Each finished
+chunk is saved under ``DIR/chunks/<plan>/`` at once, so an interrupted sweep
+resumes from what it has.  The records are folded into exact per-cell
+aggregates (integer counts, histograms, sums kept as fractions), so the order
+in which chunks come back does not change a single digit.
+
+Invariants, in sweep mode, are checked on a sample of each cell's games:
+the first ``check_first`` (20) and every ``check_every``-th (100) after, with
+the checks of ``cardgen simulate`` (all invariants after every move, the clone
+check after the first, every 25th and the last); the other games are played
+bare, still failing when they pass the engine's move bound or the engine
+raises.  A checked game makes the same moves as a bare one, so the sample
+changes no figure unless it finds a violation.  ``simulate`` and ``validate
+--simulate`` still check every game.
+
+``sweep.json`` (:func:`sweep_document`) holds every number and nothing that
+depends on the run; timings, hosts and paths go to ``run.json``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import itertools
+import json
+import random
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping, Sequence
+
+from cardgen.engines.base import Engine, _text
+from cardgen.errors import InvariantViolation, SimulationError
+from cardgen.simulation.invariants import CheckPolicy
+from cardgen.simulation.runner import derive_seed, play_checked
+from cardgen.simulation.sweep_stats import CellTally, effects, tally_summary
+
+FORMAT = 1
+CHUNK_GAMES = 250
+CHECK_FIRST = 20
+CHECK_EVERY = 100
+
+# (index, turns, violation or None, winners, scores, draw, ((event, count), ...))
+Record = tuple
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One configuration of the grid."""
+
+    index: int
+    players: int
+    options: tuple[tuple[str, str], ...]  # the varied options, as given (name, value text)
+    bot: str
+
+    @property
+    def key(self) -> str:
+        """Seeds derive from this: the configuration, independent of the cell's place in the grid."""
+        parts = [f"players={self.players}", *(f"{n}={v}" for n, v in sorted(self.options)), f"bot={self.bot}"]
+        return ";".join(parts)
+
+    @property
+    def label(self) -> str:
+        return ", ".join([f"{self.players} players", *(f"{n}={v}" for n, v in self.options), f"bot {self.bot}"])
+
+
+@dataclass(frozen=True)
+class SweepPlan:
+    """What to play: the grid, the games per cell and the master seed."""
+
+    game_dir: Path
+    engine: str  # "module:Class", importable wherever the chunks run
+    players: tuple[int, ...]
+    options: tuple[tuple[str, tuple[str, ...]], ...]  # varied option -> values, as given
+    bots: tuple[str, ...]
+    games: int
+    seed: int
+    check_first: int = CHECK_FIRST
+    check_every: int = CHECK_EVERY
+    chunk_games: int = CHUNK_GAMES
+
+    def cells(self) -> list[Cell]:
+        names = [name for name, _ in self.options]
+        combos = list(itertools.product(*(values for _, values in self.options)))
+        return [
+            Cell(index, players, tuple(zip(names, combo)), bot)
+            for index, (players, combo, bot) in enumerate(itertools.product(self.players, combos, self.bots))
+        ]
+
+    def tasks(self) -> list["ChunkTask"]:
+        return [
+            ChunkTask(self.engine, str(self.game_dir), cell.index, cell.key, cell.options, cell.players, cell.bot,
+                      self.seed, start, min(start + self.chunk_games, self.games), self.check_first, self.check_every)
+            for cell in self.cells()
+            for start in range(0, self.games, self.chunk_games)
+        ]
+
+    def checked_games(self) -> int:
+        return sum(1 for index in range(self.games) if is_checked(index, self.check_first, self.check_every))
+
+    def identity(self, content: str) -> str:
+        """A hash of everything the records depend on (not the chunking): names the resume folder."""
+        data = [FORMAT, content, self.engine, self.players, self.options, self.bots, self.games, self.seed,
+                self.check_first, self.check_every]
+        return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """Games ``start .. stop-1`` of one cell: all a worker needs, small to send."""
+
+    engine: str
+    game_dir: str
+    cell: int
+    cell_key: str
+    options: tuple[tuple[str, str], ...]
+    players: int
+    bot: str
+    seed: int
+    start: int
+    stop: int
+    check_first: int
+    check_every: int
+
+    @property
+    def name(self) -> str:
+        return f"cell{self.cell:03d}-{self.start:07d}-{self.stop:07d}"
+
+
+def is_checked(index: int, first: int, every: int) -> bool:
+    return index < first or (every > 0 and index % every == 0)
+
+
+def game_seed(master: int, cell_key: str, index: int) -> int:
+    return derive_seed(master, "sweep", cell_key, index)
+
+
+# -- playing a chunk (runs in the worker) ------------------------------------------------------------
+
+_ENGINES: dict[tuple, Engine] = {}  # per worker process: built once, reused by every chunk
+
+
+def worker_engine(target: str, game_dir: str, options: tuple[tuple[str, str], ...]) -> Engine:
+    key = (target, game_dir, options)
+    engine = _ENGINES.get(key)
+    if engine is None:
+        from cardgen.content import load_game
+
+        module_name, class_name = target.split(":")
+        engine_class = getattr(importlib.import_module(module_name), class_name)
+        engine = engine_class(load_game(Path(game_dir)), dict(options))
+        _ENGINES[key] = engine
+    return engine
+
+
+def play_chunk(task: ChunkTask) -> list[Record]:
+    """Play the chunk's games; one record per game, in index order."""
+    engine = worker_engine(task.engine, task.game_dir, task.options)
+    choose = engine.bots()[task.bot]
+    bound = engine.move_bound(task.players)
+    policy = CheckPolicy()
+    records = []
+    for index in range(task.start, task.stop):
+        seed = game_seed(task.seed, task.cell_key, index)
+        if is_checked(index, task.check_first, task.check_every):
+            records.append(_checked_record(engine, task, index, seed, policy))
+        else:
+            records.append(_bare_record(engine, task.players, index, seed, choose, bound))
+    return records
+
+
+def _finished(index: int, turns: int, state: Any) -> Record:
+    outcome = state.outcome()
+    return (index, turns, None, list(outcome.winners), [float(s) for s in outcome.scores], bool(outcome.draw),
+            sorted(state.events.items()))
+
+
+def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, policy: CheckPolicy) -> Record:
+    try:
+        played = play_checked(engine, task.players, seed, task.bot, policy)
+    except InvariantViolation as violation:
+        return (index, violation.move_number, str(violation), [], [], False, [])
+    return _finished(index, len(played.moves), played.state)
+
+
+def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Callable, bound: int) -> Record:
+    """The game without invariant checks: the same moves as :func:`play_checked` plays."""
+    bot_rng = random.Random(derive_seed(seed, "bot"))
+    moves = 0
+    try:
+        state = engine.new_game(players, seed)
+        while not state.is_over():
+            if moves >= bound:
+                raise SimulationError(f"game still running after {moves} moves (declared bound {bound})")
+            state.apply(choose(state, bot_rng))
+            moves += 1
+        return _finished(index, moves, state)
+    except Exception as error:  # an engine bug is one game's violation, as in simulate
+        message = f"{type(error).__name__}: {error}" if not isinstance(error, SimulationError) else str(error)
+        return (index, moves + 1, f"{message} (game {engine.game.id}, seed {seed}, move {moves + 1})", [], [], False, [])
+
+
+# -- running a plan --------------------------------------------------------------------------------
+
+Executor = Callable[[Sequence[ChunkTask], Callable[[ChunkTask, list], None]], None]
+
+
+def run_inline(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, list], None]) -> None:
+    """Play the chunks one after the other in this process."""
+    for task in tasks:
+        done(task, play_chunk(task))
+
+
+@dataclass
+class SweepResult:
+    plan: SweepPlan
+    cells: list[Cell]
+    tallies: list[CellTally]
+    chunks_run: int = 0
+    chunks_reused: int = 0
+    games_run: int = 0  # games played by this run (not read from saved chunks)
+
+
+def run_sweep(
+    plan: SweepPlan,
+    store: Path,
+    content: str,
+    execute: Executor = run_inline,
+    progress: Callable[[int], None] | None = None,
+) -> SweepResult:
+    """Play every chunk not already saved under ``store`` with ``execute``,
+    saving each as it finishes; then fold all of them into per-cell tallies."""
+    from cardgen.fileio import write_text_atomic
+
+    folder = store / plan.identity(content)
+    folder.mkdir(parents=True, exist_ok=True)
+    cells = plan.cells()
+    tallies = [CellTally(cell.players) for cell in cells]
+    result = SweepResult(plan, cells, tallies)
+    todo = []
+    for task in plan.tasks():
+        records = _saved(folder / f"{task.name}.json", task)
+        if records is None:
+            todo.append(task)
+        else:
+            tallies[task.cell].add(records)
+            result.chunks_reused += 1
+            if progress is not None:
+                progress(len(records))
+
+    def done(task: ChunkTask, records: list) -> None:
+        write_text_atomic(folder / f"{task.name}.json", json.dumps({"task": task.name, "records": records}) + "\n")
+        tallies[task.cell].add(records)
+        result.chunks_run += 1
+        result.games_run += len(records)
+        if progress is not None:
+            progress(len(records))
+
+    execute(todo, done)
+    return result
+
+
+def _saved(path: Path, task: ChunkTask) -> list | None:
+    """A finished chunk's records, or None when it is missing or unreadable (a crash mid-write)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        records = data["records"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if data.get("task") != task.name or [r[0] for r in records] != list(range(task.start, task.stop)):
+        return None
+    return records
+
+
+# -- the document ----------------------------------------------------------------------------------
+
+
+def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
+                   defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """Every number of the sweep, in a fixed order, free of anything run-dependent."""
+    plan = result.plan
+    limits = game.meta.limits
+    cells = []
+    for cell, tally in zip(result.cells, result.tallies):
+        options = {**{n: _text(v) for n, v in defaults.items()}, **dict(cell.options)}
+        summary = tally_summary(tally, limits)
+        cells.append({"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
+                      "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
+                      "games": plan.games, **summary})
+    return {
+        "format": FORMAT,
+        "game": game.id,
+        "engine": engine_id,
+        "content_sha256": content,
+        "seed": plan.seed,
+        "games_per_cell": plan.games,
+        "grid": {"players": list(plan.players), "options": {n: list(v) for n, v in plan.options},
+                 "bots": list(plan.bots)},
+        "default_options": {n: _text(v) for n, v in sorted(defaults.items())},
+        "checks": {
+            "sample": f"the first {plan.check_first} games of every cell and every {plan.check_every}th after"
+                      if plan.check_every > 0 else f"the first {plan.check_first} games of every cell",
+            "checked_games_per_cell": plan.checked_games(),
+            "checks": "every invariant after every move; clone check after the first, every 25th and the last move",
+            "other_games": "played without checks; a game past the move bound or an engine error is a violation",
+        },
+        "limits": limits.model_dump() if limits is not None else None,
+        "cells": cells,
+        "effects": effects(plan.options, cells),
+    }
+
+
+def content_fingerprint(game_dir: Path, engine_class: type) -> str:
+    """SHA-256 over the game folder's files (names and bytes) and the engine's module source:
+    resumed chunks must come from the same rules and cards."""
+    import inspect
+
+    digest = hashlib.sha256()
+    for path in sorted(p for p in game_dir.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(game_dir).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    try:
+        digest.update(Path(inspect.getfile(engine_class)).read_bytes())
+    except (OSError, TypeError):
+        digest.update(f"{engine_class.__module__}:{engine_class.__qualname__}".encode())
+    return digest.hexdigest()
+
+
+def document_text(document: Mapping[str, Any]) -> str:
+    """Indented JSON with lists of numbers kept on one line (histograms stay readable)."""
+    text = json.dumps(document, indent=1, ensure_ascii=False)
+    return _NUMBER_LIST.sub(lambda m: "[" + ", ".join(m.group(1).split()).replace(",,", ",") + "]", text) + "\n"
+
+
+_NUMBER_LIST = re.compile(r"\[\s*((?:-?[0-9][0-9.e+-]*,?\s*)+)\]")
+
+
+def parse_values(items: Iterable[str]) -> list[str]:
+    """``"a,b, c"`` -> ``["a", "b", "c"]``, no empties, order kept, duplicates dropped."""
+    seen: dict[str, None] = {}
+    for item in items:
+        for value in item.split(","):
+            if value.strip():
+                seen.setdefault(value.strip(), None)
+    return list(seen)
+
+
+__all__ = ["Cell", "ChunkTask", "SweepPlan", "SweepResult", "content_fingerprint", "document_text", "game_seed",
+           "play_chunk", "run_inline", "run_sweep", "sweep_document"]

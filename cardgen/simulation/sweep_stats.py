@@ -1,0 +1,159 @@
+"""Exact per-cell aggregates of a sweep, and the figures made from them.
+
+A :class:`CellTally` folds game records in any order and ends with the same
+state: counts are integers, game lengths and score margins histograms, and
+sums of scores and of shared-win credit are kept as fractions (a float is an
+exact fraction), so no rounding happens until :func:`tally_summary` writes
+the figures, rounded to six digits like ``cardgen simulate``'s summary.
+Rates count completed games; a win shared by ``k`` seats gives each ``1/k``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from typing import Any, Mapping, Sequence
+
+from cardgen.simulation.statistics import VIOLATION_EXAMPLES, wilson_interval
+
+DIGITS = 6
+MEASURES = ("turns_mean", "first_player_win_rate", "last_player_win_rate", "draw_rate", "completion_rate", "balance",
+            "margin_mean")
+
+
+class CellTally:
+    """Everything a cell's figures need, summed exactly."""
+
+    def __init__(self, players: int):
+        self.players = players
+        self.games = 0
+        self.completed = 0
+        self.turns: Counter[int] = Counter()
+        self.wins: list[Fraction | int] = [0] * players
+        self.scores: list[Fraction | int] = [0] * players
+        self.margins: Counter[float] = Counter()
+        self.draws = 0
+        self.shared_wins = 0
+        self.events: Counter[str] = Counter()
+        self.violations: list[tuple[int, str]] = []  # (game index, message), the lowest indices kept
+        self.violation_count = 0
+
+    def add(self, records: Sequence[Sequence[Any]]) -> None:
+        for index, turns, violation, winners, scores, draw, events in records:
+            self.games += 1
+            if violation is not None:
+                self.violation_count += 1
+                self.violations = sorted([*self.violations, (index, violation)])[:VIOLATION_EXAMPLES]
+                continue
+            self.completed += 1
+            self.turns[turns] += 1
+            if len(winners) == 1:
+                self.wins[winners[0]] += 1
+            elif winners:
+                self.shared_wins += 1
+                for seat in winners:
+                    self.wins[seat] += Fraction(1, len(winners))
+            self.draws += bool(draw)
+            for seat, score in enumerate(scores):
+                self.scores[seat] += int(score) if float(score).is_integer() else Fraction(score)
+            if len(scores) > 1:
+                top, second = sorted(scores, reverse=True)[:2]
+                self.margins[top - second] += 1
+            for name, count in events:
+                self.events[name] += count
+
+
+def tally_summary(tally: CellTally, limits: Any = None) -> dict[str, Any]:
+    """The cell's figures, with the keys ``check_limits`` reads, and its limit checks."""
+    from cardgen.simulation.limits import check_limits
+
+    done = tally.completed
+    rates = [_ratio(w, done) for w in tally.wins]
+    intervals = [wilson_interval(float(w), done) for w in tally.wins]
+    lengths = sorted(tally.turns.items())
+    margin_total = sum((Fraction(m) * n for m, n in tally.margins.items()), Fraction(0))
+    summary: dict[str, Any] = {
+        "completed": done,
+        "completion_rate": _round(_ratio(done, tally.games)),
+        "violations": tally.violation_count,
+        "violation_examples": [message for _, message in tally.violations],
+        "turns": _turns(lengths, done),
+        "turns_histogram": [[turns, count] for turns, count in lengths],
+        "wins": [_round(float(w)) for w in tally.wins],
+        "win_rates": [_round(r) for r in rates],
+        "win_rates_ci95": [[_round(low), _round(high)] for low, high in intervals],
+        "shared_wins": tally.shared_wins,
+        "draws": tally.draws,
+        "draw_rate": _round(_ratio(tally.draws, done)),
+        "first_player_win_rate": _round(rates[0]) if rates else 0.0,
+        "last_player_win_rate": _round(rates[-1]) if rates else 0.0,
+        "balance": _round(1.0 - (max(rates) - min(rates))) if rates and done else 0.0,
+        "scores_mean": [_round(_ratio(s, done)) for s in tally.scores],
+        "margin_mean": _round(_ratio(margin_total, sum(tally.margins.values()))),
+        "margin_histogram": [[_number(m), n] for m, n in sorted(tally.margins.items())],
+        "events": dict(sorted(tally.events.items())),
+        "events_per_game": {k: _round(_ratio(v, done)) for k, v in sorted(tally.events.items())},
+    }
+    summary["turns_mean"] = summary["turns"]["mean"]
+    checks = check_limits(limits, summary) if limits is not None else []
+    summary["limits"] = [{"name": c.name, "measured": c.measured, "required": c.required, "ok": c.ok} for c in checks]
+    summary["within_limits"] = all(c.ok for c in checks)
+    return summary
+
+
+def effects(options: Sequence[tuple[str, Sequence[str]]], cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """For each varied option: per value and player count, each measure averaged over the cells
+    that share them (the other options and bots), and the same over every player count."""
+    found: dict[str, Any] = {}
+    for name, values in options:
+        per_value: dict[str, Any] = {}
+        for value in values:
+            chosen = [cell for cell in cells if cell["varied"].get(name) == value]
+            by_players: dict[str, Any] = {}
+            for players in sorted({cell["players"] for cell in chosen}):
+                group = [cell for cell in chosen if cell["players"] == players]
+                by_players[str(players)] = {m: _mean(cell[m] for cell in group) for m in MEASURES}
+            per_value[value] = {"all": {m: _mean(cell[m] for cell in chosen) for m in MEASURES},
+                                "by_players": by_players}
+        found[name] = per_value
+    return found
+
+
+def _turns(lengths: list[tuple[int, int]], total: int) -> dict[str, float]:
+    if not total:
+        return {"mean": 0.0, "p50": 0, "p95": 0, "min": 0, "max": 0}
+    return {
+        "mean": _round(sum(t * n for t, n in lengths) / total),
+        "p50": _nearest_rank(lengths, total, 50),
+        "p95": _nearest_rank(lengths, total, 95),
+        "min": lengths[0][0],
+        "max": lengths[-1][0],
+    }
+
+
+def _nearest_rank(lengths: list[tuple[int, int]], total: int, percent: int) -> int:
+    """Nearest-rank percentile from a histogram (the same as statistics.percentile on the list)."""
+    rank = max(1, -(-percent * total // 100))
+    seen = 0
+    for turns, count in lengths:
+        seen += count
+        if seen >= rank:
+            return turns
+    return lengths[-1][0]
+
+
+def _mean(values: Any) -> float:
+    items = list(values)
+    return _round(sum(Fraction(v) for v in items) / len(items)) if items else 0.0
+
+
+def _ratio(part: Any, whole: int) -> float:
+    return float(Fraction(part) / whole) if whole else 0.0
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _round(value: float) -> float:
+    return round(float(value), DIGITS)

@@ -1,0 +1,97 @@
+"""cardgen sweep on Dask: a scheduler and two workers started as a user would, on 127.0.0.1.
+
+The sweep sent through the scheduler's address, the one on a LocalCluster
+(--workers 2) and the one played in this process write the same sweep.json.
+The processes are always torn down, also when the test fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+GRID = ["sweep", "himmel", "--players", "3,4", "--option", "take-when=any-time,only-when-stuck",
+        "--games", "300", "--seed", "1", "--no-pdf"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def start(*args: str, log: Path) -> subprocess.Popen:
+    # a session of its own, so that teardown can stop the process and the children it starts
+    return subprocess.Popen([str(BIN / "dask"), *args], cwd=ROOT, stdout=log.open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+
+
+def stop(process: subprocess.Popen) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=10)
+
+
+def wait_for_workers(address: str, count: int, timeout: float = 40.0) -> None:
+    from dask.distributed import Client
+
+    with Client(address, timeout="20s") as client:
+        client.wait_for_workers(count, timeout=timeout)
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    port = free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes = [start("scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard",
+                       log=tmp_path / "scheduler.log")]
+    try:
+        time.sleep(1.0)
+        for number in (1, 2):
+            processes.append(start("worker", address, "--nworkers", "1", "--nthreads", "1", "--no-dashboard",
+                                   "--host", "127.0.0.1", log=tmp_path / f"worker{number}.log"))
+        wait_for_workers(address, 2)
+        yield address
+    finally:
+        for process in reversed(processes):
+            stop(process)
+
+
+def sweep(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardgen", *GRID, *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=180)
+
+
+def test_sweep_through_a_scheduler_address_equals_a_local_run(dask_cluster, tmp_path):
+    remote = sweep("--scheduler", dask_cluster, "--out", str(tmp_path / "remote"))
+    assert remote.returncode == 0, remote.stderr
+    run = json.loads((tmp_path / "remote" / "run.json").read_text())
+    assert run["scheduler"] == dask_cluster and len(run["workers"]) == 2
+    inline = sweep("--scheduler", "inline", "--out", str(tmp_path / "inline"))
+    assert inline.returncode == 0, inline.stderr
+    cluster = sweep("--workers", "2", "--out", str(tmp_path / "local"))
+    assert cluster.returncode == 0, cluster.stderr
+    expected = (tmp_path / "inline" / "sweep.json").read_bytes()
+    assert (tmp_path / "remote" / "sweep.json").read_bytes() == expected
+    assert (tmp_path / "local" / "sweep.json").read_bytes() == expected
+    assert json.loads((tmp_path / "local" / "run.json").read_text())["scheduler"] == "local"
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path):
+    result = sweep("--scheduler", f"tcp://127.0.0.1:{free_port()}", "--out", str(tmp_path))
+    assert result.returncode == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:" in result.stderr
+    assert "Traceback" not in result.stderr
