@@ -22,8 +22,7 @@ from cardgen.i18n import Texts
 from cardgen.i18n.labels import card_label, texts_lookup
 from cardgen.render.shop import profile, render_pngs
 from cardgen.render.tabletop import (MAX_SHEET_PX, TTS_MAX_COLS, TTS_MAX_ROWS, best_grid, card_texts, check_url,
-                                     is_tile, split_into_sheets, wanted_formats)
-from cardgen.render.tabletop_tts import plan_sheets, saved_object
+                                     is_tile, plan_sheets, saved_object, split_into_sheets, wanted_formats)
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"
