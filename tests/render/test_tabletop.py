@@ -312,3 +312,28 @@ def test_square_cards_are_tiles_in_one_deck():
     assert len(deck["DeckIDs"]) == 100
     var = next(card for card in klepka.cards if "rule" in card.text)
     assert words[var.id].description == texts.plain(var.text["rule"]) != ""
+
+
+def test_a_back_on_one_card_is_a_single_card(tmp_path):
+    """TTS makes a deck of two cards or more: a lone card is a CardCustom of its own."""
+    import shutil
+
+    content = tmp_path / "decks"
+    shutil.copytree(DATA / "decks", content)
+    for name, old, new in (("game.yaml", "total_cards: 14", "total_cards: 11"),
+                           ("game.yaml", "cards: 4\n", "cards: 1\n"), ("game.yaml", "cards: 4}", "cards: 1}"),
+                           ("cards.yaml", "copies: 4\n    back: gold", "copies: 1\n    back: gold")):
+        path = content / "quiz" / name
+        text = path.read_text("utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), "utf-8")
+    quiz = load_games(content, ["quiz"])[0]
+    texts = Texts(quiz, "ru")
+    sheets = plan_sheets(quiz, "ru")
+    save = saved_object(quiz, "ru", sheets, card_texts(quiz, "ru", texts), texts,
+                        {s.key: f"file:///{s.key}.png" for s in sheets}, {"blue": "file:///b", "gold": "file:///g"})
+    deck, single = save["ObjectStates"]
+    assert deck["Name"] == "DeckCustom" and len(deck["DeckIDs"]) == 10
+    assert single["Name"] == "CardCustom" and single["CardID"] // 100 == sheets[1].key
+    assert single["Nickname"] == texts.plain("card.bonus-double.name") and "DeckIDs" not in single
+    assert single["Transform"]["posX"] > deck["Transform"]["posX"]
