@@ -40,4 +40,4 @@ def new(settings: Settings, game: str, content_dir: Path | None, source_language
     click.echo(f"  cardgen{content} validate {game}        check it (also reports the placeholder texts left)")
     click.echo(f"  cardgen{content} build {game} --out out  print-and-play, shop files and rulebooks")
     click.echo(f"  edit {created.folder / 'text' / (source_language + '.yaml')}, cards.yaml and layout.yaml; "
-               "the guide: docs/own-game.md")
+               "the guide: docs/own-game.md in cardgen's folder")
