@@ -51,6 +51,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import tempfile
 import threading
 from contextlib import contextmanager
@@ -58,7 +59,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import BinaryIO, Callable, Iterator
 
-from cardgen.errors import Locator, RenderError
+from cardgen.errors import CardgenError, Locator, RenderError
 
 try:
     import fcntl
@@ -69,20 +70,55 @@ STAGING_MARK = ".cardgen-staging-"
 JOURNAL = ".cardgen-commit.json"
 
 
+class WriteError(CardgenError):
+    """A file could not be written where it was asked for (the message names the file or folder)."""
+
+
 @contextmanager
 def atomic_output(target: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``target``; rename it over ``target`` on success."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    """Yield a temporary path next to ``target``; rename it over ``target`` on success.
+
+    Only a regular file (or nothing) is ever replaced: renaming over ``/dev/null``, a FIFO or
+    a folder would replace the device with a file, so such a target is refused up front,
+    before any work, and again just before the rename.  A folder that cannot be written
+    is a :class:`WriteError` naming it, not a bare ``PermissionError`` on a temporary name.
+    """
+    target = Path(target)
+    check_file_target(target)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise WriteError(f"cannot write into the folder {target.parent}: {error.strerror or error}",
+                         Locator(file=target)) from None
     os.close(fd)
     tmp = Path(tmp_name)
     try:
         yield tmp
         os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        check_file_target(target)
+        try:
+            os.replace(tmp, target)
+        except OSError as error:
+            raise WriteError(f"cannot replace the file: {error.strerror or error}", Locator(file=target)) from None
     finally:
         if tmp.exists():
             tmp.unlink()
+
+
+def check_file_target(target: Path) -> None:
+    """Raise WriteError unless ``target`` is missing or a regular file (a symlink counts as what it names)."""
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return
+    except (OSError, ValueError) as error:  # a too-long name, a NUL byte, a path through a file
+        raise WriteError(f"cannot write the file: {getattr(error, 'strerror', None) or error}",
+                         Locator(file=target)) from None
+    if not stat.S_ISREG(info.st_mode):
+        what = "a folder" if stat.S_ISDIR(info.st_mode) else "a device, FIFO or socket"
+        raise WriteError(f"will not replace {what} with a file; name a regular file to write",
+                         Locator(file=target))
 
 
 @contextmanager

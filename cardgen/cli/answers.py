@@ -19,6 +19,7 @@ import click
 from cardgen.cli import Settings
 from cardgen.cli.common import resolve_games, table
 from cardgen.engines.footballers import BUCKETS, CARD_ATTRIBUTES
+from cardgen.errors import ContentError, Locator, shown_path
 
 
 
@@ -44,9 +45,20 @@ def answers(settings: Settings, game: str, geo: str | None, position: str | None
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
+    missing = [name for name in ("players", "countries") if name not in loaded.meta.data_files]
+    if missing:
+        raise ContentError(
+            f"game '{game_id}' has no footballer reference base (data_files: {', '.join(missing)} not declared); "
+            "'cardgen answers' works on games whose fields footballers answer, such as head-game",
+            Locator(file=shown_path(loaded.root / "game.yaml", settings.content_dir.parent.resolve())))
     base = load_reference_base(loaded.data_path("players"), loaded.data_path("countries"),
                                display_root=settings.content_dir.parent)
     day = age_date(on, base)
+    born = [p.born for p in base.players if p.born]
+    if born and day < max(born):  # an age before a player's birth would print negative
+        raise ContentError(f"--date {day.isoformat()} is before the birth of the base's youngest player "
+                           f"({max(born).isoformat()}); ages are measured at a day from then on "
+                           f"('as-of' is {base.as_of.isoformat()})")
     aliases = card_aliases(loaded)
     wanted = {name: resolve_card(aliases, name, value)
               for name, value in (("geo", geo), ("position", position), ("fact", fact)) if value}

@@ -52,6 +52,10 @@ def simulate(
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
+    if json_file is not None:  # refuse /dev/null, a FIFO or a folder before the games, not after
+        from cardgen.fileio import check_file_target
+
+        check_file_target(json_file)
     engine = engine_for(loaded, parse_options(options))
     seats = players or loaded.meta.players.min
     policy = CheckPolicy() if clone_check_every is None else CheckPolicy(clone_every=clone_check_every)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from cardgen.content.model import AttributeSpec
+from cardgen.content.safefile import UnsafeFile, check_name
 from cardgen.errors import ContentError, Locator
 
 if TYPE_CHECKING:
@@ -222,13 +223,26 @@ class _Checker:
 
     def _check_file(self, relative: str, locator: Locator, *, folder_ok: bool = False) -> None:
         root = self.game.root.resolve()
+        try:
+            check_name(relative)
+        except UnsafeFile as exc:
+            printable = "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in relative[:60])
+            self.fail(f"path '{printable}{'...' if len(relative) > 60 else ''}' cannot name a file: {exc}", locator)
+            return
         if Path(relative).is_absolute():
             self.fail(f"path '{relative}' is absolute; give it relative to the game folder", locator)
             return
-        target = (root / relative).resolve()
+        try:
+            target = (root / relative).resolve()
+            exists = target.is_file() or (folder_ok and target.is_dir())
+        except (OSError, RuntimeError) as exc:  # a name too long for the file system, a symlink loop
+            self.fail(f"path '{relative[:60]}' cannot name a file: {getattr(exc, 'strerror', None) or exc}", locator)
+            return
         if not target.is_relative_to(root):
             self.fail(f"path '{relative}' leads outside the game folder {self._display(root)}", locator)
-        elif not (target.is_file() or (folder_ok and target.is_dir())):
+        elif not exists and target.exists() and not target.is_dir():
+            self.fail(f"'{relative}' is not a regular file (a FIFO, a device or a socket)", locator)
+        elif not exists:
             what = "file or folder" if folder_ok else "file"
             self.fail(f"{what} not found: '{relative}' (looked in {self._display(root)})", locator)
 

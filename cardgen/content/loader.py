@@ -183,11 +183,15 @@ class _Reader:
 
     def document(self, name: str) -> YamlDocument | None:
         path = self.game_dir / name
+        if path.exists() and not path.is_file():
+            self.error("not a regular file (a folder, FIFO or device is never read)", Locator(file=self.display(path)))
+            return None
         if not path.is_file():
             self.error(f"missing file: every game folder needs {name}", Locator(file=self.display(path)))
             return None
         try:
-            doc = read_yaml(path, self.display(path))
+            # a file of the game folder stays inside it: a text/ symlinked elsewhere is not read
+            doc = read_yaml(path, self.display(path), root=self.game_dir)
         except ContentError as exc:
             self.errors.append(exc)
             return None

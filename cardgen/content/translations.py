@@ -14,13 +14,14 @@ the translation was made for, so a changed source shows as stale.
 from __future__ import annotations
 
 import io
-import stat
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import denormalize, read_po
 
+from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.content.yamlsource import MAX_FILE_BYTES
 from cardgen.errors import ContentError, I18nError, Locator, shown_path
 
@@ -64,13 +65,17 @@ def previous_ids(catalog: Catalog) -> Catalog:
     return catalog
 
 
-def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
-    """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped."""
+def read_entries(path: Path, display: str | None = None, *, root: Path | None = None) -> dict[str, Entry]:
+    """The entries of a PO file by key (msgctxt).  Obsolete entries are skipped.
+
+    With ``root``, a file outside it (through a symlink) is refused.
+    """
     shown = Path(display) if display else path
-    try:
-        data = _capped(path, shown)
-    except OSError as error:
-        raise I18nError(f"cannot read: {error.strerror}", Locator(file=shown)) from None
+    data = _capped(path, shown, root)
+    problem = po_syntax_problem(data.getvalue())
+    if problem is not None:
+        line, message = problem
+        raise I18nError(f"not a valid PO file: {message}", Locator(file=shown, line=line))
     try:
         catalog = previous_ids(read_po(data, abort_invalid=True))
     except Exception as error:  # babel's PoFileError and decoding errors
@@ -84,6 +89,10 @@ def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
                 f"entry {str(message.id)[:40]!r} has no msgctxt; every entry is keyed by its msgctxt",
                 Locator(file=shown, line=message.lineno),
             )
+        if message.context in entries:
+            raise I18nError(
+                f"duplicate msgctxt '{message.context}' (first on line {entries[message.context].line}); "
+                "each key has one entry", Locator(file=shown, line=message.lineno))
         text = message.string if isinstance(message.string, str) else (message.string or [""])[0]
         entries[message.context] = Entry(
             key=message.context,
@@ -96,17 +105,49 @@ def read_entries(path: Path, display: str | None = None) -> dict[str, Entry]:
     return entries
 
 
-def _capped(path: Path, shown: Path) -> io.BytesIO:
+#: One PO line that is not a comment: a keyword and a C string, or a continued C string.
+_PO_LINE = re.compile(r'(?:(?:msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?)\s+)?"(?:[^"\\]|\\.)*"\s*')
+
+
+def po_syntax_problem(data: bytes) -> tuple[int, str] | None:
+    """(line, what is wrong) of the first line babel would misread, else None.
+
+    Babel strips the first and last character of a string without checking they are
+    quotes, so ``msgstr "One`` (unterminated) reads as "On" and ``msgstr One`` as "n".
+    Comments (``#``, also ``#~`` obsolete entries) are babel's to read.
+    """
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None  # babel reports the encoding problem
+    contexts: dict[str, int] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("msgctxt") and _PO_LINE.fullmatch(stripped):
+            # babel keeps the last of two entries with one msgctxt and msgid: a silent loss
+            context = stripped[len("msgctxt"):].strip()
+            if context in contexts:
+                return number, f"duplicate msgctxt {context[:60]} (first on line {contexts[context]}); " \
+                               "each key has one entry"
+            contexts[context] = number
+        if not _PO_LINE.fullmatch(stripped):
+            keyword = stripped.split(None, 1)[0]
+            if keyword.startswith('"') or keyword in ("msgctxt", "msgid", "msgid_plural") or \
+                    keyword.startswith("msgstr"):
+                return number, f"a string must be written in double quotes and closed on its line: {stripped[:60]!r}"
+            return number, f"expected msgctxt, msgid, msgstr, a quoted string or a # comment, found {stripped[:60]!r}"
+    return None
+
+
+def _capped(path: Path, shown: Path, root: Path | None = None) -> io.BytesIO:
     """The bytes of a PO file: a regular file of at most MAX_FILE_BYTES (a FIFO or a device
     would block or never end)."""
-    info = path.stat()
-    if not stat.S_ISREG(info.st_mode):
-        raise I18nError("not a regular file", Locator(file=shown))
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise I18nError(f"file is larger than {MAX_FILE_BYTES // (1024 * 1024)} MiB", Locator(file=shown))
-    return io.BytesIO(data)
+    try:
+        return io.BytesIO(read_capped(path, MAX_FILE_BYTES, root=root))
+    except UnsafeFile as exc:
+        raise I18nError(str(exc), Locator(file=shown)) from None
 
 
 def locale_messages(game_dir: Path, display_root: Path | None = None
@@ -124,7 +165,7 @@ def locale_messages(game_dir: Path, display_root: Path | None = None
     for path in sorted(folder.glob("*.po")):
         shown = shown_path(path, display_root)
         try:
-            entries = read_entries(path, str(shown))
+            entries = read_entries(path, str(shown), root=game_dir)
         except I18nError as error:
             errors.append(ContentError(error.message, error.locator.with_(language=path.stem)))
             continue

@@ -9,6 +9,7 @@ schema error deep inside a card can still point at its line.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,7 @@ import yaml
 #: faster on the footballer base.
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import ContentError, Locator
 
 MAX_FILE_BYTES = 2 * 1024 * 1024
@@ -82,8 +84,10 @@ def format_path(where: Path_) -> str:
     return text
 
 
-def read_yaml(path: Path, display_path: Path | None = None) -> YamlDocument:
+def read_yaml(path: Path, display_path: Path | None = None, *, root: Path | None = None) -> YamlDocument:
     """Read ``path`` into a :class:`YamlDocument` or raise :class:`ContentError`.
+
+    With ``root``, a file that lies outside it (through a symlink) is an error.
 
     A file that cannot be parsed yields one error, since the parser stops at
     the first syntax problem; tab indentation is listed for every line.
@@ -91,16 +95,19 @@ def read_yaml(path: Path, display_path: Path | None = None) -> YamlDocument:
     shown = display_path or path
     where = Locator(file=shown)
     try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise ContentError(f"cannot read file: {exc.strerror}", where) from None
+        size = os.stat(path).st_size
+    except (OSError, ValueError) as exc:  # ValueError: a NUL byte in the name
+        raise ContentError(f"cannot read file: {getattr(exc, 'strerror', None) or exc}", where) from None
     if size > MAX_FILE_BYTES:
         raise ContentError(
             f"file is {size / 1_000_000:.1f} MB; a content file may be at most "
             f"{MAX_FILE_BYTES // (1024 * 1024)} MiB (split it, or move bulk data out)",
             where,
         )
-    raw = path.read_bytes()
+    try:  # a regular file only: a FIFO would block, /dev/zero would never end
+        raw = read_capped(path, MAX_FILE_BYTES, root=root)
+    except UnsafeFile as exc:
+        raise ContentError(f"cannot read file: {exc}", where) from None
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -28,7 +28,9 @@ from babel.messages.pofile import denormalize, normalize, read_po, write_po
 
 from cardgen.errors import I18nError, Locator
 from cardgen.fileio import write_bytes_atomic
-from cardgen.content.translations import Entry, previous_ids, read_entries
+from cardgen.content.safefile import read_capped
+from cardgen.content.translations import Entry, po_syntax_problem, previous_ids, read_entries
+from cardgen.content.yamlsource import MAX_FILE_BYTES
 from cardgen.i18n.catalog import Domain, SourceMessage
 
 PROJECT = "cardgen"
@@ -137,8 +139,12 @@ def write_template(domain: Domain) -> Path:
 
 
 def read_catalog(path: Path) -> Catalog:
-    with open(path, "rb") as handle:
-        return previous_ids(read_po(handle))
+    """A PO file as babel's catalogue: a regular file under the size cap, its lines well formed."""
+    data = read_capped(path, MAX_FILE_BYTES)  # UnsafeFile: the caller's 'not a valid PO file'
+    problem = po_syntax_problem(data)
+    if problem is not None:
+        raise I18nError(f"line {problem[0]}: {problem[1]}")
+    return previous_ids(read_po(io.BytesIO(data)))
 
 
 def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:

@@ -17,6 +17,7 @@ from typing import Any, Callable
 from reportlab.lib.colors import HexColor
 
 from cardgen.errors import Locator, RenderError
+from cardgen.render.ranges import drawing_number
 
 Drawing = Callable[["DrawContext", float, float, float, float, dict[str, Any]], None]
 DRAWINGS: dict[str, Drawing] = {}
@@ -51,9 +52,14 @@ class DrawContext:
 
     def draw(self, name: str, x: float, y: float, w: float, h: float, params: dict, fit: str = "contain") -> None:
         if name.lower().endswith(".svg"):  # a card's or back's own art file, relative to the game folder
-            from cardgen.render.svgart import load_svg
+            from cardgen.render.svgart import art_path, load_svg
 
-            path = (self.renderer.game.root / name).resolve()
+
+            try:
+                path = art_path(self.renderer.game.root, name)
+            except RenderError as exc:
+                exc.locator = Locator(file=self.renderer.layout.path, card=self.plan.label)
+                raise
             self.painter.draw_symbol(load_svg(path), x, y, w, h, params, fit)
             return
         if name in self.renderer.layout.symbols:
@@ -66,7 +72,12 @@ class DrawContext:
                 Locator(file=self.renderer.layout.path, card=self.plan.label),
             )
         self.c.saveState()
-        fn(self, x, y, w, h, params)
+        try:
+            fn(self, x, y, w, h, params)
+        except RenderError as exc:
+            if exc.locator.file is None:  # a parameter filled in for this card: name the layout and card
+                exc.locator = Locator(file=self.renderer.layout.path, card=self.plan.label)
+            raise
         self.c.restoreState()
 
 
@@ -108,13 +119,13 @@ def pips(ctx: DrawContext, x, y, w, h, params):
     rank = str(_param(params, "rank"))
     color = _param(params, "color", "#000000")
     if rank in ("ace", "1", "a"):
-        s = min(w, h) * float(params.get("ace_size", 0.55))
+        s = min(w, h) * drawing_number("pips", "ace_size", params.get("ace_size", 0.55))
         ctx.symbol(symbol, x + (w - s) / 2, y + (h - s) / 2, s, s, {"color": color})
         return
     spots = PIP_LAYOUTS.get(rank)
     if spots is None:
         raise RenderError(f"pips: no pip layout for rank '{rank}'")
-    s = h * float(params.get("size", 0.2))
+    s = h * drawing_number("pips", "size", params.get("size", 0.2))
     for col, row in spots:
         cx = x + s / 2 + col * (w - s)
         cy = y + h - s / 2 - row * (h - s)
@@ -485,7 +496,7 @@ def seats(ctx: DrawContext, x, y, w, h, params):
     colors = [ctx.color(v) for v in params.get("colors", ["#c62828", "#ffffff"])]
     c.setFillColor(ctx.color(params.get("background", "#37474f")))
     c.rect(x, y, w, h, stroke=0, fill=1)
-    rows = int(params.get("rows", 10))
+    rows = int(drawing_number("seats", "rows", params.get("rows", 10)))
     rh = h / rows
     sw = rh * 0.95
     n = int(w / sw) + 2
@@ -508,9 +519,9 @@ def seats(ctx: DrawContext, x, y, w, h, params):
 def lattice(ctx: DrawContext, x, y, w, h, params):
     """A diagonal lattice of thin lines. params: color, step (mm), width (pt)."""
     c = ctx.c
-    step = float(params.get("step", 5)) * 72 / 25.4
+    step = drawing_number("lattice", "step", params.get("step", 5)) * 72 / 25.4
     c.setStrokeColor(ctx.color(params.get("color", "#ffffff")))
-    c.setLineWidth(float(params.get("width", 0.6)))
+    c.setLineWidth(drawing_number("lattice", "width", params.get("width", 0.6)))
     p = c.beginPath()
     p.rect(x, y, w, h)
     c.clipPath(p, stroke=0, fill=0)
@@ -525,7 +536,7 @@ def lattice(ctx: DrawContext, x, y, w, h, params):
 def stripes(ctx: DrawContext, x, y, w, h, params):
     """Mown-grass stripes across the box. params: color, count, direction (horizontal, vertical)."""
     c = ctx.c
-    n = int(params.get("count", 8))
+    n = int(drawing_number("stripes", "count", params.get("count", 8)))
     c.setFillColor(ctx.color(params.get("color", "#ffffff")))
     if params.get("direction", "horizontal") == "vertical":
         for i in range(0, n, 2):
@@ -538,8 +549,8 @@ def stripes(ctx: DrawContext, x, y, w, h, params):
 @drawing("scatter")
 def scatter(ctx: DrawContext, x, y, w, h, params):
     """A symbol scattered in a regular staggered grid. params: symbol, color, size (mm), step (mm)."""
-    size = float(params.get("size", 6)) * 72 / 25.4
-    step = float(params.get("step", 12)) * 72 / 25.4
+    size = drawing_number("scatter", "size", params.get("size", 6)) * 72 / 25.4
+    step = drawing_number("scatter", "step", params.get("step", 12)) * 72 / 25.4
     symbol = str(_param(params, "symbol"))
     rows = int(h / step) + 2
     cols = int(w / step) + 2

@@ -145,10 +145,22 @@ def layout_path(game_root: Path, game_id: str, templates_dir: Path | None = None
 
 
 def include_path(layout: Path, name: str, templates_dir: Path | None = None) -> Path | None:
-    """The file ``include: [name]`` of ``layout`` reads: beside it, in the templates, in cardgen's own."""
+    """The file ``include: [name]`` of ``layout`` reads: beside it, in the templates, in cardgen's own.
+
+    Fenced like ``art:``: a name that leads out of the folder it is found in (an absolute
+    path, '..', a symlink) is never read, so None (not found) for it.
+    """
+    from cardgen.content.safefile import UnsafeFile, check_name, inside
+
+    try:
+        check_name(name)
+    except UnsafeFile:
+        return None
+    if Path(name).is_absolute():
+        return None
     for folder in (layout.parent, templates_dir or TEMPLATES_DIR, TEMPLATES_DIR):
         candidate = folder / name
-        if candidate.is_file():
+        if candidate.is_file() and inside(candidate, folder):
             return candidate
     return None
 
@@ -185,7 +197,14 @@ def load_layout(path: Path, templates_dir: Path | None = None) -> Layout:
         inc_doc, inc = _read(inc_path)
         documents[inc_path] = inc_doc
         includes.append((inc_path, inc))
-    return assemble(path, main, includes, documents)
+    layout = assemble(path, main, includes, documents)
+    # a number out of range would hang or break the drawing: refuse it here, at its line,
+    # so a build never depends on 'cardgen validate' having been run
+    from cardgen.render.ranges import layout_problems
+
+    for where, message in layout_problems(layout):
+        raise RenderError(f"layout error: {message}", layout.locate(where))
+    return layout
 
 
 # --- matching ------------------------------------------------------------------------------------

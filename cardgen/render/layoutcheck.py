@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES
+from cardgen.render.ranges import DRAWING_RANGES, layout_problems
 from cardgen.render.layout import (
     TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
     include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,
@@ -41,12 +42,8 @@ __all__ = ["builtin_drawings", "check_layout", "schema_errors"]
 COLOUR_PARAMS = {"color", "paper", "accent", "grass", "stripe", "background", "shirt"}
 #: Parameters of the built-in drawings that name a symbol of the layout.
 SYMBOL_PARAMS = {"symbol"}
-#: Sane ranges of numeric parameters; a step of 0 would never finish drawing a pattern.
-NUMBER_RANGES = {
-    ("lattice", "step"): (0.2, 1000), ("scatter", "step"): (0.2, 1000), ("scatter", "size"): (0.01, 1000),
-    ("lattice", "width"): (0, 100), ("seats", "rows"): (1, 500), ("stripes", "count"): (1, 1000),
-    ("pips", "size"): (0.01, 1), ("pips", "ace_size"): (0.01, 1),
-}
+#: Sane ranges of numeric parameters (one table with the renderer's draw-time checks).
+NUMBER_RANGES = DRAWING_RANGES
 PIP_RANKS = {"ace", "a", *map(str, range(1, 11))}
 ART_BLEED_MM = 4.0  # as cardgen.render.card (not imported: it loads reportlab)
 _SHAPE_ARITY = {"rect": 4, "circle": 3, "ellipse": 4, "star": 5, "wedge": 5, "arc": 5, "at": 2, "box": 4,
@@ -96,7 +93,8 @@ def _read_layout(path: Path, templates_dir: Path | None, display_root: Path | No
                 if found is None:
                     folders = (path.parent, templates_dir or TEMPLATES_DIR)
                     known = [p.name for folder in folders for p in folder.glob("*.yaml")]
-                    errors.append(ContentError(f"included layout file '{name}' not found{suggest(name, known)}",
+                    errors.append(ContentError(f"included layout file '{name[:200]}' not found{suggest(name, known)} "
+                                               "(a file beside the layout or in the templates folder)",
                                                doc.locate(("include", index))))
                 else:
                     queue.append(found)
@@ -420,18 +418,19 @@ class _Checker:
         return problems
 
     def check_svg(self, name: str) -> list[tuple[tuple, str]]:
-        from cardgen.render.svgart import load_svg
+        from cardgen.render.svgart import art_path, load_svg
 
-        root = self.game.root.resolve()
-        path = (root / name).resolve()
-        if not path.is_relative_to(root):
-            return [(("draw",), f"SVG file '{name}' lies outside the game folder")]
+        try:
+            path = art_path(self.game.root, name)
+        except RenderError as exc:
+            return [(("draw",), exc.message)]
         if not path.is_file():
             return [(("draw",), f"no SVG file '{name}' in the game folder")]
         try:
             load_svg(path)
         except RenderError as exc:
-            return [(("draw",), f"SVG file '{name}': {exc.message}")]
+            line = f" line {exc.locator.line}" if exc.locator.line else ""
+            return [(("draw",), f"SVG file '{name}'{line}: {exc.message}")]
         return []
 
     def check_symbol(self, name: str, params: dict, chain: tuple) -> list[tuple[tuple, str]]:
@@ -532,6 +531,8 @@ class _Checker:
                 self.check_element_static(("parts", name, j), element, known)
         for name, symbol in self.layout.symbols.items():
             self.check_symbol_static(name, symbol)
+        for where, message in layout_problems(self.layout, params=False):
+            self.report(where, message)
 
     def check_match(self, where: tuple, match: dict | None, known: dict[str, set]) -> None:
         for key, wanted in (match or {}).items():
@@ -551,9 +552,6 @@ class _Checker:
             if el.font not in STYLES and el.font not in STYLES.values():
                 self.report(at + ("font",), f"unknown font '{el.font}'{suggest(el.font, STYLES)} "
                             f"(fonts: {', '.join(STYLES)})")
-            if not 0 < el.size <= 500 or (el.min_size is not None and not 0 < el.min_size <= el.size):
-                self.report(at + ("size",), f"text size {el.size:g} pt (min_size {el.min_size}) is out of range: "
-                            "0 < min_size <= size <= 500")
         if el.type == "draw" and not el.draw:
             self.report(at, "a draw element needs 'draw' (an SVG file, a symbol or a built-in drawing)")
         if el.type == "line":

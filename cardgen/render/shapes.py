@@ -26,9 +26,12 @@ from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
 from cardgen.errors import RenderError
+from cardgen.render.ranges import STAR_POINTS, dash_problem, out_of_range
 
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 _TOKEN = re.compile(r"[MmLlHhVvCcQqZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+MAX_COORDINATE = 1e6
+MAX_PATH_CHARS = 200_000
 
 
 @dataclass(frozen=True)
@@ -97,6 +100,9 @@ class ShapePainter:
             c.setLineCap(1 if shape.get("cap", "round") == "round" else 0)
             dash = shape.get("dash")
             if dash:
+                problem = dash_problem(dash)
+                if problem is not None:
+                    raise RenderError(problem)
                 c.setDash([float(d) for d in dash])
         return int(fill is not None), int(stroke is not None)
 
@@ -184,6 +190,8 @@ class ShapePainter:
                 c.drawPath(p, stroke=stroke, fill=fill, fillMode=0 if shape.get("evenodd") else 1)
             elif "star" in shape:
                 cx, cy, ro, ri, n = shape["star"]
+                if out_of_range(n, *STAR_POINTS):  # 10**8 points would take hours
+                    raise RenderError(f"a star has {STAR_POINTS[0]} to {STAR_POINTS[1]} points, found {n}")
                 p = c.beginPath()
                 n = int(n)
                 for i in range(2 * n):
@@ -208,8 +216,13 @@ class ShapePainter:
             else:
                 raise RenderError(f"unknown shape {sorted(shape)}")
             c.restoreState()
-        except (TypeError, ValueError, KeyError) as exc:
-            raise RenderError(f"symbol '{symbol.name}': bad shape {dict(shape)!r}: {exc}") from None
+        except RenderError as exc:
+            if not exc.message.startswith("symbol '"):
+                exc.message = f"symbol '{symbol.name}': {exc.message}"
+                exc.args = (exc.message,)
+            raise
+        except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
+            raise RenderError(f"symbol '{symbol.name}': bad shape {str(dict(shape))[:200]}: {exc}") from None
 
     def _text(self, shape: Mapping[str, Any], params: Mapping[str, Any]) -> None:
         from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -239,8 +252,25 @@ class ShapePainter:
         c.drawString(0, -cap * size / 2, text)
 
 
-def svg_path(p, data: str) -> None:
+class _NoPath:
+    """A path that records nothing: :func:`check_path_data` runs the parser against it."""
+
+    def __getattr__(self, name: str):
+        return lambda *args: None
+
+
+def check_path_data(data: str, max_coordinate: float = MAX_COORDINATE) -> None:
+    """Raise RenderError if ``data`` is not path data :func:`svg_path` draws."""
+    svg_path(_NoPath(), data, max_coordinate)
+
+
+def svg_path(p, data: str, max_coordinate: float = MAX_COORDINATE) -> None:
     """Append the SVG path ``data`` (M L H V C Q Z, absolute or relative) to ``p``."""
+    if len(data) > MAX_PATH_CHARS:
+        raise RenderError(f"path data of {len(data):,} characters (at most {MAX_PATH_CHARS:,})")
+    leftover = _TOKEN.sub("", data).replace(",", "").strip()
+    if leftover:
+        raise RenderError(f"path data holds {leftover[:20]!r}, which is no number or command M L H V C Q Z")
     tokens = _TOKEN.findall(data)
     i = 0
     cmd = None
@@ -248,7 +278,12 @@ def svg_path(p, data: str) -> None:
 
     def num() -> float:
         nonlocal i
+        if i >= len(tokens) or tokens[i].isalpha():
+            raise RenderError(f"path command '{cmd}' is missing numbers in {data[:40]!r}")
         value = float(tokens[i])
+        if not math.isfinite(value) or abs(value) > max_coordinate:
+            raise RenderError(f"path number {tokens[i][:20]} is out of range (at most {max_coordinate:g} "
+                              f"either way) in {data[:40]!r}")
         i += 1
         return value
 

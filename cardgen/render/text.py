@@ -13,8 +13,9 @@ from functools import lru_cache
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from cardgen.errors import Locator, TextOverflowError
+from cardgen.errors import Locator, RenderError, TextOverflowError
 from cardgen.render.fonts import metrics
+from cardgen.render.ranges import ELEMENT_RANGES, out_of_range
 
 PT_PER_MM = 72.0 / 25.4
 STEP = 0.25
@@ -84,7 +85,17 @@ def _fit(text: str, font: str, width: float, height: float, size: float, min_siz
 
 def fit_text(text: str, font: str, width: float, height: float, *, size: float, min_size: float,
              leading: float = 1.18, max_lines: int = 0, locator: Locator | None = None) -> FittedText:
-    """Fit ``text`` into width x height points; raise TextOverflowError if it cannot."""
+    """Fit ``text`` into width x height points; raise TextOverflowError if it cannot.
+
+    Sizes outside the layout's range are refused (RenderError): shrinking from 10^9 pt
+    in 0.25 pt steps would never end.
+    """
+    low, high = ELEMENT_RANGES["size"]
+    if out_of_range(size, low, high) or out_of_range(min_size, low, high) or min_size > size \
+            or out_of_range(leading, *ELEMENT_RANGES["leading"]):
+        raise RenderError(f"text size {size} pt, minimum {min_size} pt and leading {leading} must be numbers with "
+                          f"{low:g} <= minimum <= size <= {high:g} and leading from "
+                          f"{ELEMENT_RANGES['leading'][0]:g} to {ELEMENT_RANGES['leading'][1]:g}", locator)
     fitted, over_w, over_h, s = _fit(text, font, round(width, 3), round(height, 3), float(size),
                                      float(min_size), float(leading), int(max_lines))
     if fitted is not None:

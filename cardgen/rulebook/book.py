@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from jinja2 import FileSystemLoader, StrictUndefined, TemplateError, select_autoescape
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from weasyprint.urls import FatalURLFetchingError
 
@@ -203,7 +203,7 @@ def rule_options(game: "Game", texts: Texts) -> list[dict[str, Any]]:
             key = f"rules.options.{option.id}.{label}"
             choices.append(
                 {
-                    "label": texts.markup(key) if texts.has(key) else Markup(label),
+                    "label": texts.markup(key) if texts.has(key) else escape(label),  # user text: never raw HTML
                     "id": label,
                     "default": choice == option.default,
                 }
@@ -383,10 +383,18 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
     started = time.perf_counter()
     content_dir = content_dir or game.root.parent
     templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
-    fetcher = FencedFetcher(
-        [content_dir, templates_dir.parent, FONTS_DIR],
-        card_image=lambda ref: _card_image(game, ref),
-    )
+    picture_errors: list[CardgenError] = []
+
+    def card_image(ref: str) -> bytes | None:
+        # WeasyPrint turns any error of a fetch into its own FatalURLFetchingError, which
+        # loses the file and line of, say, a name too long for its card: keep ours
+        try:
+            return _card_image(game, ref)
+        except CardgenError as error:
+            picture_errors.append(error)
+            raise
+
+    fetcher = FencedFetcher([content_dir, templates_dir.parent, FONTS_DIR], card_image=card_image)
 
     def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(
@@ -398,6 +406,9 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
                 string=html, base_url=templates_dir.resolve().as_uri() + "/", url_fetcher=fetcher
             ).render()
         except FatalURLFetchingError:
+            if picture_errors:
+                first = picture_errors[0]
+                raise RenderError(f"a card picture of the rulebook: {first.message}", first.locator) from None
             fetcher.check()
             raise
         fetcher.check()
