@@ -1,0 +1,62 @@
+"""The sweep report: summary sentences, one plot per cell and per option, limits flagged, a PDF."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from cardgen.content import load_game
+from cardgen.engines import engine_for
+from cardgen.simulation.report import report_html, summary_sentences, write_report
+from cardgen.simulation.sweep import SweepPlan, content_fingerprint, run_sweep, sweep_document
+
+ROOT = Path(__file__).resolve().parents[2]
+HIMMEL = ROOT / "content" / "himmel"
+
+
+@pytest.fixture(scope="module")
+def document(tmp_path_factory):
+    plan = SweepPlan(HIMMEL, "cardgen.engines.himmel:HimmelEngine", (3, 6), (("take-when", ("any-time", "only-when-stuck")),),
+                     ("random",), games=200, seed=1)
+    game = load_game(HIMMEL)
+    engine = engine_for(game)
+    content = content_fingerprint(HIMMEL, type(engine))
+    result = run_sweep(plan, tmp_path_factory.mktemp("store"), content)
+    return json.loads(json.dumps(sweep_document(result, game, engine.id, content, engine.options)))
+
+
+def test_summary_speaks_plainly(document):
+    sentences = summary_sentences(document)
+    assert sentences[0].startswith("With 3 players himmel's first seat wins ")
+    assert "a fair share is 16.7\u00a0%" in sentences[1]
+    assert any(s.startswith("take-when=only-when-stuck instead of any-time: games are ") for s in sentences)
+    assert sentences[-1].startswith("No game broke an invariant (")
+
+
+def test_html_has_every_plot_inline_and_flags_cells_outside_limits(document):
+    document = json.loads(json.dumps(document))
+    document["cells"][1]["limits"][2]["ok"] = False  # pretend one cell fails turns_max
+    document["cells"][1]["within_limits"] = False
+    html = report_html(document)
+    plots = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', html)
+    assert len(plots) == 4 + 1  # one per cell, one per option
+    assert all(base64.b64decode(plot).lstrip().startswith(b"<?xml") for plot in plots)
+    assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+    outside = [cell for cell in document["cells"] if not cell["within_limits"]]
+    assert html.count("outside the limits") == len(outside) and "outside: turns_max" in html
+    assert f"{len(outside)} of 4 cells fall outside the game&#39;s limits: 3 players, take-when=only-when-stuck" in html
+
+
+def test_report_files_and_pdf(document, tmp_path):
+    written = write_report(document, tmp_path)
+    assert [p.name for p in written] == ["report.html", "report.pdf"]
+    pdf = (tmp_path / "report.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
+    import pypdfium2
+
+    text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
+    assert "Sweep of himmel" in text and "6 players, take-when=only-when-stuck, bot random" in text
