@@ -1,0 +1,183 @@
+"""A seeded fuzz run over the mini game (issue 15): 500 mutations of game.yaml, cards.yaml, the
+source text, a layout, a PO file and an SVG picture.
+
+Each mutated folder is validated; each one that validates is built (cards only, one worker,
+in-process) into an output folder holding an earlier build.  Every run must end with exit 0
+or a clean `error:` line (no traceback, no exception escaping the CLI), within a time bound
+per case, and a failed build must leave the output folder byte-identical.  The totals by
+file and outcome are printed (`pytest -s` shows them).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import signal
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "tests" / "data" / "mini"
+SEED = 15
+CASES = 500
+SECONDS_PER_CASE = 30
+BUILD = ["build", "mini", "--only", "cards", "--paper", "a4", "--lang", "ru", "-j", "1"]
+
+PO = """msgid ""
+msgstr ""
+"Content-Type: text/plain; charset=UTF-8\\n"
+
+msgctxt "card.one.name"
+msgid "Один"
+msgstr "One"
+
+msgctxt "card.swap.name"
+msgid "Обмен"
+msgstr "Swap"
+
+msgctxt "game.title"
+msgid "Мини"
+msgstr "Mini"
+"""
+
+#: Values a mutation writes in place of a number or a word: edges, nonsense, references, paths.
+NASTY = ["0", "-1", "1e9", "1e309", "0.001", "-0.0", ".nan", ".inf", "100000000", "abc", "''", "~", "[]", "{}",
+         "'{card:nosuch}'", "'{card:}'", "'{setting:nosuch}'", "'{card:two}'", "'{x'", "'}'",
+         "../../../../etc/passwd", "/dev/zero", "'a\\0b'", "'" + "x" * 300 + "'", "&a", "*a", "!!python/object:os.system",
+         "'<h1>X</h1>'", "true", "2147483648", "'\\t'", "|"]
+SVG_NASTY = ["0", "-1", "1e999", "abc", "none", "", "translate()", "M 5", "1e6", "0 0 0 0"]
+
+
+def _mutate_text(rng: random.Random, text: str, nasty: list[str]) -> str:
+    lines = text.splitlines(keepends=True)
+    if not lines:
+        return "x"
+    i = rng.randrange(len(lines))
+    how = rng.choice(["number", "number", "value", "delete", "duplicate", "truncate", "swap", "indent", "insert"])
+    if how == "number":
+        numbers = list(re.finditer(r"-?\d+(?:\.\d+)?", text))
+        if numbers:
+            m = rng.choice(numbers)
+            return text[:m.start()] + rng.choice(nasty) + text[m.end():]
+    if how == "value":
+        words = list(re.finditer(r"(?<=[:=\[ ,\"])[A-Za-zА-Яа-я#][\w#./-]*", text))
+        if words:
+            m = rng.choice(words)
+            return text[:m.start()] + rng.choice(nasty) + text[m.end():]
+    if how == "delete":
+        del lines[i]
+    elif how == "duplicate":
+        lines.insert(i, lines[i])
+    elif how == "truncate":
+        return text[:rng.randrange(len(text) + 1)]
+    elif how == "swap":
+        j = rng.randrange(len(lines))
+        lines[i], lines[j] = lines[j], lines[i]
+    elif how == "indent":
+        lines[i] = rng.choice(["  ", "\t", " "]) + lines[i]
+    else:
+        lines.insert(i, rng.choice(nasty) + "\n")
+    return "".join(lines)
+
+
+def _base(folder: Path) -> Path:
+    game = folder / "mini"
+    shutil.copytree(MINI, game)
+    layout = (ROOT / "templates" / "cards" / "default.yaml").read_text("utf-8")
+    (game / "layout.yaml").write_text(layout.replace("include: [common.yaml]", "include: [common.yaml]\n"
+                                                     "colors: {deep: \"#123456\"}"), "utf-8")
+    (game / "locale").mkdir()
+    (game / "locale" / "en.po").write_text(PO, "utf-8")
+    return game
+
+
+#: file of the game -> its share of the mutations
+TARGETS = {"game.yaml": 1, "cards.yaml": 1, "text/ru.yaml": 1, "layout.yaml": 2, "locale/en.po": 1,
+           "art/two.svg": 1}
+
+
+class CaseTimeout(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise CaseTimeout
+
+
+def _tree(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _outcome(result) -> str:
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        return f"exception {type(result.exception).__name__}: {result.exception}"
+    if "Traceback" in result.output:
+        return "traceback"
+    if result.exit_code == 0:
+        return "ok"
+    lines = result.output.splitlines()
+    if result.exit_code == 1 and any(line.startswith("error: ") for line in lines):
+        return "clean error"
+    return f"exit {result.exit_code} without an error line"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    rng = random.Random(SEED)
+    runner = CliRunner()
+    pristine = tmp_path / "pristine"
+    _base(pristine)
+    out = tmp_path / "out"
+    first = runner.invoke(cli, ["--content", str(pristine), *BUILD, "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    targets = [name for name, share in TARGETS.items() for _ in range(share)]
+    totals: Counter = Counter()
+    bad: list[str] = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    started = time.perf_counter()
+    try:
+        for number in range(CASES):
+            content = tmp_path / f"case-{number}"  # a fresh path per case: renderers cache by path
+            game = _base(content)
+            target = rng.choice(targets)
+            path = game / target
+            nasty = SVG_NASTY if target.endswith(".svg") else NASTY
+            text = path.read_text("utf-8")
+            for _ in range(rng.choice([1, 1, 2, 3])):
+                text = _mutate_text(rng, text, nasty)
+            path.write_text(text, "utf-8")
+            before = _tree(out)
+            signal.alarm(SECONDS_PER_CASE)
+            try:
+                checked = runner.invoke(cli, ["--content", str(content), "validate"])
+                step, outcome = "validate", _outcome(checked)
+                if outcome == "ok":
+                    built = runner.invoke(cli, ["--content", str(content), *BUILD, "--out", str(out)])
+                    step, outcome = "build", _outcome(built)
+                    if outcome != "ok" and _tree(out) != before:
+                        outcome = "failed build changed the output folder"
+            except CaseTimeout:
+                outcome = f"no end within {SECONDS_PER_CASE} s"
+            finally:
+                signal.alarm(0)
+            totals[(target, step, outcome if outcome in ("ok", "clean error") else "BAD")] += 1
+            if outcome not in ("ok", "clean error"):
+                bad.append(f"case {number} ({target}, {step}): {outcome}\n{text[:400]}")
+            shutil.rmtree(content)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    elapsed = time.perf_counter() - started
+    print(f"\nfuzz: {CASES} cases (seed {SEED}) in {elapsed:.0f} s")
+    for (target, step, outcome), count in sorted(totals.items()):
+        print(f"  {target:14} {step:9} {outcome:12} {count:4}")
+    assert not bad, f"{len(bad)} case(s) without a clean end:\n\n" + "\n\n".join(bad[:10])
+    assert sum(totals.values()) == CASES
+    assert any(step == "build" for _, step, _ in totals), "no mutation validated: the fuzz proves nothing"
