@@ -370,3 +370,17 @@ def test_rule_option_choices_reach_the_rulebook_escaped(content):
     html, _ = render_html(game, "ru", content_dir=content)
     assert "<h1>X</h1>" not in html
     assert "&lt;h1&gt;x&lt;/h1&gt;" in html
+
+
+# --- what validate accepted silently ------------------------------------------------------------------
+
+@pytest.mark.parametrize("old, new, where, message", [
+    ("required_in: [numbers]", "required_in: [nosuch-group]", "content/mini/game.yaml:22:",
+     "required_in names group 'nosuch-group'"),
+    ("minimum: 1, maximum: 9", "minimum: 5, maximum: 1", "content/mini/game.yaml:22:",
+     "minimum 5 is greater than maximum 1"),
+], ids=["required-in-unknown-group", "minimum-above-maximum"])
+def test_attribute_declarations_that_cannot_hold(old, new, where, message, content):
+    game = content / "mini" / "game.yaml"
+    game.write_text(game.read_text("utf-8").replace(old, new), "utf-8")
+    assert_clean_error(*run(content, "validate"), where, message)

@@ -251,6 +251,14 @@ class _Checker:
         for name, spec in specs.items():
             if spec.type == "enum" and not spec.values:
                 self.fail("an enum attribute needs a non-empty 'values' list", self.at(GAME, "attributes", name))
+            if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
+                self.fail(f"minimum {spec.minimum} is greater than maximum {spec.maximum}: no value fits",
+                          self.at(GAME, "attributes", name, "minimum"))
+            groups = [g.id for g in self.meta.groups]
+            for k, group in enumerate(spec.required_in):
+                if group not in groups:
+                    self.fail(f"required_in names group '{group}', which game.yaml does not declare; expected one "
+                              f"of: {', '.join(groups)}", self.at(GAME, "attributes", name, "required_in", k))
         for ci, card in enumerate(self.game.cards):
             for name, value in card.attrs.items():
                 spec = specs.get(name)
