@@ -71,6 +71,9 @@ def failing_job(options, game_id: str, mode: str, parent: int):
     # a file is staged first, so the failure comes after writing
     write_artefact(options, f"{game_id}/{mode}.json", b"{}\n", game=game_id, kind="report", lang=None)
     if mode == "error":
+        record = os.environ.get("CARDGEN_TEST_STAGED")
+        if record:  # fail only once another job has staged files, and say which
+            Path(record).write_text("\n".join(_staged_by_others(options, f"{game_id}/{mode}.json")), "utf-8")
         raise RenderError("deliberate failure")
     if mode == "base-exception":
         raise LibraryAbort("a library gave up")
@@ -81,6 +84,19 @@ def failing_job(options, game_id: str, mode: str, parent: int):
     if mode == "sleep":
         time.sleep(60)
     raise AssertionError(f"mode {mode} in pid {os.getpid()}")
+
+
+def _staged_by_others(options, own: str, seconds: float = 60.0) -> list[str]:
+    """Files other jobs have staged, waiting for the first (with two workers the failing job
+    may otherwise end before any other)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        staged = sorted(p.relative_to(options.staging_dir).as_posix() for p in options.staging_dir.rglob("*")
+                        if p.is_file() and not p.name.endswith(".tmp"))
+        others = [name for name in staged if name != own]
+        if others or time.monotonic() > deadline:
+            return others
+        time.sleep(0.05)
 
 
 def _snapshot(folder: Path) -> dict[str, str] | None:
@@ -114,12 +130,16 @@ def test_a_build_failing_after_jobs_finished_leaves_the_output_identical(decks, 
         _previous_build(decks, out)
     before = _snapshot(out)
     monkeypatch.setitem(PRODUCERS, "failing", f"{__name__}:plan_error")
+    staged = tmp_path / "staged-before-the-failure.txt"
+    monkeypatch.setenv("CARDGEN_TEST_STAGED", str(staged))
     done = []
     options = BuildOptions(content_dir=decks, out_dir=out, workers=workers, langs=("ru",), papers=("a4",),
                            producers=("cards", "failing"))
     with pytest.raises(RenderError, match="deliberate failure"):
         build(options, lambda finished, total, label: done.append(finished))
-    assert max(done) >= 1  # some jobs had finished and written their files
+    assert staged.read_text("utf-8").strip()  # other jobs had written their files when it failed
+    if workers == 1:
+        assert max(done) >= 1  # one worker runs the failing job last, after the others finished
     assert _snapshot(out) == before
     if state == "missing":
         assert not (tmp_path / "nested").exists()  # not even the parent the staging folder needed
