@@ -2,8 +2,9 @@
 
 :func:`validate_games` loads the games (schema, cross-references, generators, translations,
 shared strings), then runs the checks that need a loaded game: the data only its engine reads,
-its card layout resolved for every card and language (:mod:`cardgen.render.layoutcheck`), and
-its rulebook text (:mod:`cardgen.rulebook.sections`).  Every problem of every game is collected
+its card layout resolved for every card and language (:mod:`cardgen.render.layoutcheck`),
+its rulebook text (:mod:`cardgen.rulebook.sections`) and the references in every other message
+(:func:`cardgen.i18n.status.reference_errors`).  Every problem of every game is collected
 before one :class:`~cardgen.errors.ContentErrors` is raised.
 """
 
@@ -36,10 +37,12 @@ def validate_games(content_dir: Path, game_ids: list[str] | None = None,
 
 def game_errors(game: "Game", templates_dir: Path) -> list[ContentError]:
     from cardgen.engines import engine_content_errors
+    from cardgen.i18n.status import reference_errors
     from cardgen.render.layoutcheck import check_layout
     from cardgen.rulebook.sections import check_rulebook_text
 
-    return [*engine_content_errors(game), *check_layout(game, templates_dir), *check_rulebook_text(game)]
+    return [*engine_content_errors(game), *check_layout(game, templates_dir), *check_rulebook_text(game),
+            *reference_errors(game)]
 
 
 def placeholder_texts(game: "Game") -> list[str]:

@@ -193,3 +193,23 @@ def test_a_misspelt_drawing_is_found_by_validate_at_its_line(tmp_path):
     assert result.exit_code == 1
     assert f"games/lights/layout.yaml:{line}:" in result.output
     assert "no symbol or drawing named 'shipp'" in result.output and "lights-mark" in result.output
+
+
+def test_validate_checks_the_references_of_every_message(tmp_path):
+    """Card text and translations too, not only the rulebook's: nothing prints '{card:nosuch}' raw."""
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games), "--lang", "de").exit_code == 0
+    source = games / "lights" / "text" / "en.yaml"
+    text = source.read_text("utf-8").replace('"Play it on any card.', '"Play it on {card:nosuch} or {card:}.')
+    source.write_text(text, "utf-8")
+    po = games / "lights" / "locale" / "de.po"
+    po.write_text(po.read_text("utf-8").replace(
+        'msgid "Skip"\nmsgstr ""', 'msgid "Skip"\nmsgstr "Aussetzen {setting:nosuch}"'), "utf-8")
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if row.lstrip().startswith("card.wild.rule"))
+    assert f"games/lights/text/en.yaml:{line}:" in result.output and "{card:}" in result.output
+    po_line = next(n for n, row in enumerate(po.read_text("utf-8").splitlines(), 1) if "{setting:nosuch}" in row)
+    # the entry's msgid line, as babel reports it
+    assert (f"games/lights/locale/de.po:{po_line - 1} (field card.skip.name, language de): translation of "
+            "'card.skip.name': reference {setting:nosuch}: unknown setting") in result.output

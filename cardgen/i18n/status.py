@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.errors import I18nError, Locator
+from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.i18n import fit, refs
 from cardgen.i18n.catalog import Domain, domains
 
@@ -131,6 +131,42 @@ def _reference_problem(domain: Domain, text: str, key: str, language: str,
         except ValueError as error:
             return str(error)
     return None
+
+
+def reference_errors(game) -> list[ContentError]:
+    """Broken references and placeholders in every message of ``game`` that is not rulebook
+    text (card names and rules, group and kind names, labels, clarifications...), in the source
+    text and in each translation: what would print raw (``{card:nosuch}``) or fail the build.
+
+    Rulebook text (``rules.*``) is checked by :mod:`cardgen.rulebook.sections`.  A missing
+    inflected form in a translation is left out: the build prints the plain name and warns.
+    """
+    from cardgen.i18n.catalog import game_domain
+
+    domain = game_domain(game, game.display_root)
+    source_doc = game.documents.get(f"text/{domain.source_language}.yaml")
+    source_forms = _forms(domain, {}, True)
+    errors: list[ContentError] = []
+    for key, text in domain.messages.items():
+        if key.startswith("rules."):
+            continue
+        problem = _reference_problem(domain, text, key, domain.source_language, None, source_forms)
+        if problem and source_doc is not None:
+            errors.append(ContentError(problem, source_doc.locate(("messages", key), key=True)))
+    for language in _languages(domain)[1:]:
+        path = domain.po_path(language)
+        try:
+            entries = domain.entries(language)
+        except I18nError:
+            continue  # a broken PO file is the loader's error already
+        for key, entry in entries.items():
+            if key.startswith("rules.") or key not in domain.messages or not entry.translated:
+                continue
+            problem = _reference_problem(domain, entry.text, key, language, domain.messages[key], None)
+            if problem:
+                where = Locator(file=Path(domain.display(path)), line=entry.line, field=key, language=language)
+                errors.append(ContentError(f"translation of '{key}': {problem}", where))
+    return errors
 
 
 def status(content_dir: Path, languages: list[str] | None = None,
