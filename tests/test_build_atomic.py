@@ -414,3 +414,53 @@ def test_cli_says_what_it_cleaned_up(decks, tmp_path):
     assert result.exit_code == 0, result.output
     assert "note: removed .out.cardgen-staging-dead, left by an interrupted build" in result.output
     assert _leftovers(tmp_path) == []
+
+
+def _manifest_matches_the_files(out: Path) -> list[str]:
+    """What differs between the manifest and the files it lists (empty: they agree)."""
+    listed = {entry["path"]: entry["sha256"] for entry in json.loads((out / "manifest.json").read_text("utf-8"))["files"]}
+    problems = [f"{path}: missing" for path in listed if not (out / path).is_file()]
+    problems += [f"{path}: SHA-256 differs" for path, digest in listed.items()
+                 if (out / path).is_file() and hashlib.sha256((out / path).read_bytes()).hexdigest() != digest]
+    on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")}
+    problems += [f"{path}: not in the manifest" for path in sorted(on_disk - set(listed) - {"manifest.json"})]
+    return problems
+
+
+def test_builds_killed_at_random_moments_leave_a_manifest_that_matches_the_files(decks, tmp_path):
+    """The main process, or its whole group, killed at a seeded random moment of a build (a
+    commit included); after the recovery any next build runs first, the manifest and the files
+    agree, and the next build succeeds."""
+    import random
+
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, workers=1, **SMALL))
+    assert _manifest_matches_the_files(out) == []
+    wider = ("--lang", "ru", "--paper", "a4", "--paper", "letter", "-j", "2", "--only", "cards")
+    started = time.monotonic()
+    timed = _cli(tmp_path, "plain", decks, tmp_path / "timed", *wider)
+    assert timed.wait(timeout=120) == 0, timed.stdout.read().decode()
+    duration = time.monotonic() - started
+    rng = random.Random(7)
+    outcomes = []
+    for attempt in range(6):
+        process = _cli(tmp_path, "plain", decks, out, *wider)
+        try:
+            time.sleep(rng.uniform(0.1, duration * 1.1))
+            if attempt % 2:
+                _kill_group(process)
+            else:
+                os.kill(process.pid, signal.SIGKILL)
+            outcomes.append(process.wait(timeout=30))
+        finally:
+            _kill_group(process)
+        deadline = time.monotonic() + 10
+        while staging_folders(out) and not recover(out):  # a worker may hold the lock a moment longer
+            assert time.monotonic() < deadline, "a killed build's staging folder stayed locked"
+            time.sleep(0.1)
+        assert _manifest_matches_the_files(out) == [], f"attempt {attempt}"
+    assert -signal.SIGKILL in outcomes  # at least one kill landed before the build ended
+    result = build(BuildOptions(content_dir=decks, out_dir=out, workers=1, langs=("ru",), papers=("a4", "letter"),
+                                producers=("cards",)))
+    assert result.artefacts and _manifest_matches_the_files(out) == []
+    assert _leftovers(tmp_path) == []

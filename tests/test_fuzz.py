@@ -60,7 +60,14 @@ def _mutate_text(rng: random.Random, text: str, nasty: list[str]) -> str:
     if not lines:
         return "x"
     i = rng.randrange(len(lines))
-    how = rng.choice(["number", "number", "value", "delete", "duplicate", "truncate", "swap", "indent", "insert"])
+    how = rng.choice(["number", "number", "value", "delete", "duplicate", "truncate", "swap", "indent", "insert",
+                      "long"])
+    if how == "long":
+        # a sentence far too long for any card box: validate passes (it measures no text), the build fails
+        strings = list(re.finditer(r'"[^"\n]{2,}"', text))
+        if strings:
+            m = rng.choice(strings)
+            return text[:m.start()] + '"' + "слово и ещё " * 400 + '"' + text[m.end():]
     if how == "number":
         numbers = list(re.finditer(r"-?\d+(?:\.\d+)?", text))
         if numbers:
@@ -181,3 +188,5 @@ def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
     assert not bad, f"{len(bad)} case(s) without a clean end:\n\n" + "\n\n".join(bad[:10])
     assert sum(totals.values()) == CASES
     assert any(step == "build" for _, step, _ in totals), "no mutation validated: the fuzz proves nothing"
+    failed_builds = sum(count for (_, step, outcome), count in totals.items() if (step, outcome) == ("build", "clean error"))
+    assert failed_builds, "no build failed: the output-folder check never ran"
