@@ -214,6 +214,11 @@ def _safe_relpath(rel: object) -> str:
     return rel
 
 
+def _shown(folder: Path, target: Path) -> str:
+    """``folder`` as an error names it: the output folder itself, or a path inside it."""
+    return str(target) if folder == target else f"{target}/{folder.relative_to(target).as_posix()}"
+
+
 def _apply(target: Path, staging: Path, plan: CommitPlan) -> None:
     """Carry out ``plan``; every step can be repeated, so this also rolls a journal forward."""
     def move(rel: str) -> None:
@@ -422,9 +427,23 @@ class StagedUpdate:
                 problems.append(f"{rel}: {blocking.relative_to(self.target).as_posix()} is a file, not a folder")
         for rel in plan.remove:
             _safe_relpath(rel)
+        problems += self._unwritable_folders(plan)
         if problems:
             raise RenderError(f"cannot put the built files in place, nothing was changed: {'; '.join(problems[:5])}",
                               Locator(file=self.target))
+
+    def _unwritable_folders(self, plan: CommitPlan) -> list[str]:
+        """Folders of the output that exist but may not be written (a read-only output folder):
+        found before anything moves, instead of a PermissionError half-way."""
+        touched = {self.target / rel for rel in (*plan.moves, *plan.remove, *([plan.last] if plan.last else []))}
+        folders = set()
+        for path in touched:
+            folder = path.parent
+            while not folder.exists() and folder != self.target:
+                folder = folder.parent
+            folders.add(folder)
+        return [f"{_shown(folder, self.target)}: not writable (permission denied)"
+                for folder in sorted(folders) if not os.access(folder, os.W_OK | os.X_OK)]
 
     def __exit__(self, exc_type, exc, traceback) -> None:
         try:

@@ -464,3 +464,25 @@ def test_builds_killed_at_random_moments_leave_a_manifest_that_matches_the_files
                                 producers=("cards",)))
     assert result.artefacts and _manifest_matches_the_files(out) == []
     assert _leftovers(tmp_path) == []
+
+
+def test_a_read_only_output_folder_is_named_and_nothing_changes(decks, tmp_path, monkeypatch):
+    """As root every folder is writable, so the refusal of the file system is played by os.access."""
+    import cardgen.fileio as fileio
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, workers=1, **SMALL))
+    before = _snapshot(out)
+    real_access = os.access
+    monkeypatch.setattr(fileio.os, "access",
+                        lambda path, mode: not (Path(path) == out and mode & os.W_OK) and real_access(path, mode))
+    result = CliRunner().invoke(cli, ["--content", str(decks), "build", "--out", str(out), "-j", "1", "--lang", "ru",
+                                      "--paper", "a4", "--paper", "letter", "--only", "cards"])
+    assert result.exit_code == 1, result.output
+    assert f"error: {out}: cannot put the built files in place, nothing was changed: {out}: not writable" \
+        in result.output
+    assert "Traceback" not in result.output
+    assert _snapshot(out) == before and _leftovers(tmp_path) == []
