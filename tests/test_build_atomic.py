@@ -486,3 +486,21 @@ def test_a_read_only_output_folder_is_named_and_nothing_changes(decks, tmp_path,
         in result.output
     assert "Traceback" not in result.output
     assert _snapshot(out) == before and _leftovers(tmp_path) == []
+
+
+def test_two_builds_into_one_folder_at_once_take_turns(decks, tmp_path):
+    """A4 and Letter built into one folder at the same time: each commit holds the folder's lock,
+    so both end well and the folder is one consistent set (the manifest matches the files)."""
+    out = tmp_path / "out"
+    build(BuildOptions(content_dir=decks, out_dir=out, workers=1, **SMALL))
+    common = ("--lang", "ru", "-j", "1", "--only", "cards")
+    first = _cli(tmp_path, "plain", decks, out, "--paper", "a4", *common)
+    second = _cli(tmp_path, "plain", decks, out, "--paper", "letter", *common)
+    try:
+        for process in (first, second):
+            assert process.wait(timeout=120) == 0, process.stdout.read().decode()
+    finally:
+        _kill_group(first)
+        _kill_group(second)
+    assert _manifest_matches_the_files(out) == []
+    assert _leftovers(tmp_path) == []
