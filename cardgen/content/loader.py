@@ -261,7 +261,7 @@ def validate_document(doc: YamlDocument, model: type[M], errors: list[ContentErr
 
 def _schema_error(doc: YamlDocument, problem: dict[str, Any]) -> ContentError:
     loc = tuple(problem["loc"])
-    where = _data_path(doc, loc)
+    where = data_path(doc.data, loc)
     kind = problem["type"]
     if loc and loc[-1] == "[key]":
         return ContentError(
@@ -318,14 +318,15 @@ def _expected_text(problem: dict[str, Any]) -> str:
     return PATTERN_MEANINGS.get(pattern, f"matching the pattern {pattern}")
 
 
-def _data_path(doc: YamlDocument, loc: tuple) -> tuple:
-    """Keep only the parts of a pydantic location that walk the YAML data.
+def data_path(data: Any, loc: tuple) -> tuple:
+    """Keep only the parts of a pydantic error location that walk the YAML data.
 
-    Unions add type names (``'str'``, ``'int'``) to the location; those are
-    not keys of the document, so they are dropped.
+    Unions add member names (``'str'``, ``'int'``, tags such as ``'[card]'``) to the location;
+    those are not keys of the document, so they are dropped (a key that is in the data is
+    always kept, whatever its name).  Content files and layouts share this.
     """
     path: list = []
-    node: Any = doc.data
+    node: Any = data
     for part in loc:
         if isinstance(node, dict) and part in node:
             path.append(part)
@@ -333,14 +334,17 @@ def _data_path(doc: YamlDocument, loc: tuple) -> tuple:
         elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
             path.append(part)
             node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and not _is_type_tag(part):
+        elif isinstance(node, dict) and isinstance(part, str) and not _is_member_name(part):
             path.append(part)  # a missing or unknown key
             node = None
     return tuple(path)
 
 
-def _is_type_tag(part: str) -> bool:
-    return part in {"str", "int", "float", "bool", "list", "dict"} or "[" in part
+_MEMBER_NAMES = {"str", "int", "float", "bool", "none", "list", "dict", "shape-list", "viewbox-form"}
+
+
+def _is_member_name(part: str) -> bool:
+    return part in _MEMBER_NAMES or "[" in part
 
 
 def _allowed_keys(doc: YamlDocument, parent: tuple) -> list[str]:

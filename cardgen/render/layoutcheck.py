@@ -27,6 +27,7 @@ from typing import Any, Iterator
 
 from pydantic import ValidationError
 
+from cardgen.content.loader import data_path
 from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES
@@ -122,7 +123,7 @@ def schema_errors(doc: YamlDocument, invalid: ValidationError) -> list[ContentEr
     """One error per problem pydantic found in a layout file, at the line of the value."""
     problems: dict[tuple, list[dict]] = {}
     for problem in invalid.errors(include_url=False):
-        problems.setdefault(_data_path(doc.data, problem["loc"]), []).append(problem)
+        problems.setdefault(data_path(doc.data, problem["loc"]), []).append(problem)
     # a union reports each of its members; the member that got deepest into the value is the one meant
     deepest = [where for where in problems if not any(len(o) > len(where) and o[:len(where)] == where
                                                          for o in problems)]
@@ -161,27 +162,6 @@ _EXPECTED = {
 def _short(value: Any) -> str:
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _data_path(data: Any, loc: tuple) -> tuple:
-    """The parts of a pydantic location that walk the YAML data (union member names dropped)."""
-    path: list = []
-    node = data
-    for part in loc:
-        if isinstance(node, dict) and part in node:
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and not _is_member_name(part):
-            path.append(part)  # a missing or an unknown key
-            node = None
-    return tuple(path)
-
-
-def _is_member_name(part: str) -> bool:
-    return "[" in part or part in {"str", "int", "float", "bool", "none", "shape-list", "viewbox-form"}
 
 
 @lru_cache(maxsize=1)
