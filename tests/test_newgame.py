@@ -213,3 +213,26 @@ def test_validate_checks_the_references_of_every_message(tmp_path):
     # the entry's msgid line, as babel reports it
     assert (f"games/lights/locale/de.po:{po_line - 1} (field card.skip.name, language de): translation of "
             "'card.skip.name': reference {setting:nosuch}: unknown setting") in result.output
+
+
+@pytest.mark.parametrize("change, expected", [
+    ('"Play it on any card.', "{card:red-1}"),  # a card without a name
+    ('"Play it on any card.', "{card:wild|acc}"),  # a form the source does not list
+])
+def test_validate_refuses_references_that_cannot_print(tmp_path, change, expected):
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    source = games / "lights" / "text" / "en.yaml"
+    source.write_text(source.read_text("utf-8").replace(change, f'"Play it on {expected}.'), "utf-8")
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1 and f"reference {expected}" in result.output, result.output
+
+
+def test_validate_refuses_malformed_forms(tmp_path):
+    games = tmp_path / "games"
+    assert run("new", "lights", "--content", str(games)).exit_code == 0
+    source = games / "lights" / "text" / "en.yaml"
+    source.write_text(source.read_text("utf-8").replace(
+        '  card.wild.rule:', '  card.wild.name.forms: "the Wild card"\n  card.wild.rule:'), "utf-8")
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1 and "card.wild.name.forms" in result.output, result.output
