@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "sweep": "cardgen.cli.sweep:sweep",
     "i18n": "cardgen.cli.i18n:i18n",
     "new": "cardgen.cli.new:new",
+    "preview": "cardgen.cli.preview:preview",
 }
 
 
