@@ -6,7 +6,8 @@ returns :class:`Job` objects; each job names a function
 ``func(options, **args) -> list[Artefact]`` that runs in a worker process and
 writes its files with :func:`write_artefact`.  Jobs are independent, so they
 run in parallel on every core.  ``<out>/manifest.json`` lists every file with
-its game, kind, language, paper, path, pages, card faces and SHA-256.
+its game, kind, language, paper, path, pages, card faces and SHA-256; ``<out>/index.html``
+(:mod:`cardgen.index_page`) shows it as a page and is committed with it, not listed in it.
 
 Builds are all or nothing (:class:`cardgen.fileio.StagedUpdate` has the whole
 design).  Jobs write into a staging folder, the hidden sibling
@@ -283,10 +284,14 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     removed: list[str] = []
 
     def decide(staging: Path, artefacts: list[Artefact]) -> CommitPlan:
+        from cardgen.index_page import INDEX_PAGE, index_html
+
         text, stale = _manifest(options, artefacts, targets)
         write_text_atomic(staging / MANIFEST, text)
+        # output/index.html, a view of the manifest (so not listed in it), goes in with the files
+        write_text_atomic(staging / INDEX_PAGE, index_html(json.loads(text)["files"], options.content_dir))
         removed.extend(stale)
-        return CommitPlan(tuple(sorted({a.path for a in artefacts})), tuple(stale), MANIFEST)
+        return CommitPlan(tuple(sorted({a.path for a in artefacts} | {INDEX_PAGE})), tuple(stale), MANIFEST)
 
     with StagedUpdate(options.out_dir) as staged:
         artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)

@@ -199,7 +199,7 @@ def test_a_successful_build_leaves_no_staging_folder_nor_temporary_file(decks, t
     assert result.removed == ["quiz/ru/png-tgc/999-stale.png"] and result.recovered == []
     listed = {entry["path"] for entry in json.loads((out / "manifest.json").read_text("utf-8"))["files"]}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
-    assert on_disk == listed | {"manifest.json", ".hidden-note"}
+    assert on_disk == listed | {"manifest.json", "index.html", ".hidden-note"}
 
 
 # --- killed builds: a subprocess running the CLI (what `python -m cardgen` runs), optionally with
@@ -423,7 +423,7 @@ def _manifest_matches_the_files(out: Path) -> list[str]:
     problems += [f"{path}: SHA-256 differs" for path, digest in listed.items()
                  if (out / path).is_file() and hashlib.sha256((out / path).read_bytes()).hexdigest() != digest]
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file() and not p.name.startswith(".")}
-    problems += [f"{path}: not in the manifest" for path in sorted(on_disk - set(listed) - {"manifest.json"})]
+    problems += [f"{path}: not in the manifest" for path in sorted(on_disk - set(listed) - {"manifest.json", "index.html"})]
     return problems
 
 
