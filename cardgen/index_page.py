@@ -26,6 +26,7 @@ a game.  The output folder thus holds the manifest's files plus ``manifest.json`
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from html import escape
 from pathlib import Path
@@ -130,8 +131,7 @@ def _thumbnails(images: list[dict]) -> list[str]:
     out = ['<div class="cards">']
     for group in ordered:
         first = group[0]
-        name = _stem(first)
-        caption = f"back: {name[5:]}" if _is_back(first) else name
+        caption = f"back: {_stem(first)[5:]}" if _is_back(first) else _card_name(group)
         copies = sum(int(e.get("cards") or 0) for e in group)
         if copies > 1:
             caption += f" ×{copies}"
@@ -142,6 +142,14 @@ def _thumbnails(images: list[dict]) -> list[str]:
                    f'loading="lazy" alt="{escape(caption)}"></a><figcaption>{escape(caption)}</figcaption></figure>')
     out.append("</div>")
     return out
+
+
+def _card_name(group: list[dict]) -> str:
+    """The card id behind shop PNG names ``NNN-<id>`` (one copy) or ``NNN-<id>-<copy>``."""
+    stems = [re.sub(r"^\d+-", "", _stem(entry)) for entry in group]
+    if len(stems) > 1 and stems[0].endswith("-1") and stems[1] == stems[0][:-2] + "-2":
+        return stems[0][:-2]
+    return stems[0]
 
 
 def _is_back(entry: dict) -> bool:
