@@ -111,8 +111,12 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
         "height": f"{height:g}",
         "marker": PLACEHOLDER_MARKERS[starter],
     }
-    content_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{game_id}.new-", dir=content_dir))
+    try:
+        content_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{game_id}.new-", dir=content_dir))
+    except OSError as error:
+        raise NewGameError(f"cannot create the game in this folder: {error.strerror or error}",
+                           Locator(file=content_dir)) from None
     try:
         files = {
             "game.yaml": _render("game.yaml.j2", values),

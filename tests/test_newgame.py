@@ -236,3 +236,12 @@ def test_validate_refuses_malformed_forms(tmp_path):
         '  card.wild.rule:', '  card.wild.name.forms: "the Wild card"\n  card.wild.rule:'), "utf-8")
     result = run("--content", str(games), "validate")
     assert result.exit_code == 1 and "card.wild.name.forms" in result.output, result.output
+
+
+def test_a_content_folder_that_cannot_be_made_is_a_clean_error(tmp_path):
+    (tmp_path / "file").write_text("not a folder", "utf-8")
+    result = run("new", "lights", "--content", str(tmp_path / "file" / "games"))
+    assert result.exit_code == 1
+    assert f"error: {tmp_path / 'file' / 'games'}: cannot create the game in this folder" in result.output
+    result = run("new", "lights", "--content", str(tmp_path / "file"))  # a file: click's usage error
+    assert result.exit_code == 2 and "Traceback" not in result.output
