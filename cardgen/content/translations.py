@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -72,7 +73,15 @@ def read_entries(path: Path, display: str | None = None, *, root: Path | None = 
     """
     shown = Path(display) if display else path
     data = _capped(path, shown, root)
-    problem = po_syntax_problem(data.getvalue())
+    # validate reads each PO file three times (loader, rulebook text, references): parse it once
+    return dict(_parsed(data.getvalue(), shown))
+
+
+@lru_cache(maxsize=64)
+def _parsed(raw: bytes, shown: Path) -> tuple[tuple[str, Entry], ...]:
+    """The entries of a PO file's bytes, keyed by content so a changed file is parsed again."""
+    data = io.BytesIO(raw)
+    problem = po_syntax_problem(raw)
     if problem is not None:
         line, message = problem
         raise I18nError(f"not a valid PO file: {message}", Locator(file=shown, line=line))
@@ -102,7 +111,7 @@ def read_entries(path: Path, display: str | None = None, *, root: Path | None = 
             previous=message.previous_id[0] if message.previous_id else None,
             line=message.lineno,
         )
-    return entries
+    return tuple(entries.items())
 
 
 #: One PO line that is not a comment: a keyword and a C string, or a continued C string.
