@@ -191,8 +191,6 @@ def _translations(content_dir: Path, game_id: str, languages: list[str]) -> list
 
     written = []
     for domain in domains(content_dir, ["common", game_id]):
-        if domain.id not in (game_id, "common"):
-            continue
         for language in languages:
             if domain.has_own_text(language) or domain.po_path(language).is_file():
                 continue

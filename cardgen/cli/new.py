@@ -34,9 +34,8 @@ def new(settings: Settings, game: str, content_dir: Path | None, source_language
         click.echo(f"wrote {path}")
     for note in created.notes:
         click.secho(f"note: {note}", fg="yellow")
-    shown = folder if folder == Path("content") else f"{folder}"
-    click.secho(f"created '{game}' in {shown}. Next:", bold=True)
-    content = "" if folder == Path("content") else f" --content {shown}"
+    click.secho(f"created '{game}' in {folder}. Next:", bold=True)
+    content = "" if folder == Path("content") else f" --content {folder}"
     click.echo(f"  cardgen{content} validate {game}        check it (also reports the placeholder texts left)")
     click.echo(f"  cardgen{content} build {game} --out out  print-and-play, shop files and rulebooks")
     click.echo(f"  edit {created.folder / 'text' / (source_language + '.yaml')}, cards.yaml and layout.yaml; "
