@@ -139,7 +139,7 @@ def test_a_placeholder_parameter_is_checked_as_the_card_is_drawn(content, tmp_pa
     assert_clean_error(*run(content, "validate"), "'step' must be a number from 0.2")
     code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"))
     errors = assert_clean_error(code, output, "'step' must be a number from 0.2")
-    assert any("mini/layout.yaml" in line and "card" in line for line in errors), errors
+    assert any("mini/layout.yaml:6:" in line and "card" in line for line in errors), errors
 
 
 # --- SVG art -------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from cardgen.render import fonts
 from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_context, box_mm, card_context,
                                    hex_color, layout_path, load_layout, matches, outside_safe_zone,
                                    suggest, unknown_drawing_message)
+from cardgen.render.ranges import drawing_param_problem
 from cardgen.render.shapes import ShapePainter
 from cardgen.render.text import PT_PER_MM, fit_text
 
@@ -178,6 +179,10 @@ class CardRenderer:
             name = resolver.text(el.draw)
             self._check_drawing(name)
             params = tuple(sorted((k, resolver.value(v)) for k, v in el.params.items()))
+            for key, value in params:  # a value filled in for this card: refused here, where the line is known
+                problem = drawing_param_problem(name, key, value)
+                if problem is not None:
+                    raise RenderError(problem)
             return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
         raise RenderError(f"unknown element type {el.type}")
 
