@@ -1,10 +1,12 @@
 """A seeded fuzz run over the mini game (issue 15): 500 mutations of game.yaml, cards.yaml, the
-source text, a layout, a PO file and an SVG picture.
+source text, a layout, a PO file and an SVG picture, and a class aimed at the build itself
+(changes validate accepts and the build refuses, so that many failed builds are checked).
 
 Each mutated folder is validated; each one that validates is built (cards only, one worker,
 in-process) into an output folder holding an earlier build.  Every run must end with exit 0
 or a clean `error:` line (no traceback, no exception escaping the CLI), within a time bound
-per case, and a failed build must leave the output folder byte-identical.  The totals by
+per case, and a failed build must leave the output folder byte-identical and name a file and
+line.  The totals by
 file and outcome are printed (`pytest -s` shows them).
 """
 
@@ -29,6 +31,7 @@ SEED = 15
 CASES = 500
 SECONDS_PER_CASE = 30
 BUILD = ["build", "mini", "--only", "cards", "--paper", "a4", "--lang", "ru", "-j", "1"]
+BUILD_TIME = "build-time"
 
 PO = """msgid ""
 msgstr ""
@@ -105,9 +108,44 @@ def _base(folder: Path) -> Path:
     return game
 
 
-#: file of the game -> its share of the mutations
+#: file of the game -> its share of the mutations; "build-time" is a class of its own (below)
 TARGETS = {"game.yaml": 1, "cards.yaml": 1, "text/ru.yaml": 1, "layout.yaml": 2, "locale/en.po": 1,
-           "art/two.svg": 1}
+           "art/two.svg": 1, BUILD_TIME: 1}
+
+#: Words that no card box holds at any allowed size; validate measures no text, so only the build finds out.
+LONG_WORDS = ["слово и ещё " * 400, "Ы" * 2000, "word " * 600, " ".join(["nobreak"] * 300)]
+
+
+def _build_time_mutation(rng: random.Random, game: Path) -> str:
+    """A change that validate accepts and the build must refuse: text too long for its box.
+
+    In the source text, in a translation (the build then also makes English), or a layout
+    font size raised, within its range, beyond what the box holds.  Returns what it did.
+    """
+    how = rng.choice(["source", "source", "translation", "layout"])
+    if how == "layout":
+        path = game / "layout.yaml"
+        text = path.read_text("utf-8")
+        big = rng.choice([120, 300, 500])
+        # every text element: which layout entry draws which card is the layout's business
+        path.write_text(re.sub(r"size: \d+, min_size: \d+", f"size: {big}, min_size: {big}", text), "utf-8")
+        return f"layout sizes {big}"
+    words = rng.choice(LONG_WORDS)
+    if how == "translation":
+        path = game / "locale" / "en.po"
+        text = path.read_text("utf-8")
+        targets = list(re.finditer(r'^msgctxt "card\.\w+\.name"\nmsgid "[^"]*"\nmsgstr "[^"]*"$', text,
+                                   flags=re.MULTILINE))
+        m = rng.choice(targets)
+        kept = m.group(0).rsplit("\n", 1)[0]
+        path.write_text(text[:m.start()] + f'{kept}\nmsgstr "{words}"' + text[m.end():], "utf-8")
+        return "long translation"
+    path = game / "text" / "ru.yaml"
+    text = path.read_text("utf-8")
+    keys = list(re.finditer(r'^  (card\.\w+\.name): "[^"\n]*"$', text, flags=re.MULTILINE))  # printed names
+    m = rng.choice(keys)
+    path.write_text(text[:m.start()] + f'  {m.group(1)}: "{words}"' + text[m.end():], "utf-8")
+    return "long source text"
 
 
 class CaseTimeout(Exception):
@@ -155,22 +193,29 @@ def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
             content = tmp_path / f"case-{number}"  # a fresh path per case: renderers cache by path
             game = _base(content)
             target = rng.choice(targets)
-            path = game / target
-            nasty = SVG_NASTY if target.endswith(".svg") else NASTY
-            text = path.read_text("utf-8")
-            for _ in range(rng.choice([1, 1, 2, 3])):
-                text = _mutate_text(rng, text, nasty)
-            path.write_text(text, "utf-8")
+            build = BUILD
+            if target == BUILD_TIME:
+                text = _build_time_mutation(rng, game)
+                build = [*BUILD, "--lang", "en"]
+            else:
+                path = game / target
+                nasty = SVG_NASTY if target.endswith(".svg") else NASTY
+                text = path.read_text("utf-8")
+                for _ in range(rng.choice([1, 1, 2, 3])):
+                    text = _mutate_text(rng, text, nasty)
+                path.write_text(text, "utf-8")
             before = _tree(out)
             signal.alarm(SECONDS_PER_CASE)
             try:
                 checked = runner.invoke(cli, ["--content", str(content), "validate"])
                 step, outcome = "validate", _outcome(checked)
                 if outcome == "ok":
-                    built = runner.invoke(cli, ["--content", str(content), *BUILD, "--out", str(out)])
+                    built = runner.invoke(cli, ["--content", str(content), *build, "--out", str(out)])
                     step, outcome = "build", _outcome(built)
                     if outcome != "ok" and _tree(out) != before:
                         outcome = "failed build changed the output folder"
+                    elif outcome == "clean error" and not re.search(r"\.(yaml|po|svg):\d+", built.output):
+                        outcome = f"build error without file and line: {built.output.strip()[:300]}"
             except CaseTimeout:
                 outcome = f"no end within {SECONDS_PER_CASE} s"
             finally:
@@ -189,4 +234,8 @@ def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
     assert sum(totals.values()) == CASES
     assert any(step == "build" for _, step, _ in totals), "no mutation validated: the fuzz proves nothing"
     failed_builds = sum(count for (_, step, outcome), count in totals.items() if (step, outcome) == ("build", "clean error"))
-    assert failed_builds, "no build failed: the output-folder check never ran"
+    aimed = sum(count for (target, _, _), count in totals.items() if target == BUILD_TIME)
+    failed_aimed = totals[(BUILD_TIME, "build", "clean error")]
+    # the build-time class exists to exercise failed builds: nearly all of its cases must get that far and fail
+    assert aimed >= 30 and failed_aimed >= 0.9 * aimed, f"{failed_aimed} of {aimed} build-time mutations failed the build"
+    assert failed_builds >= failed_aimed
