@@ -6,8 +6,7 @@ Each mutated folder is validated; each one that validates is built (cards only, 
 in-process) into an output folder holding an earlier build.  Every run must end with exit 0
 or a clean `error:` line (no traceback, no exception escaping the CLI), within a time bound
 per case, and a failed build must leave the output folder byte-identical and name a file and
-line.  The totals by
-file and outcome are printed (`pytest -s` shows them).
+line.  The totals by file and outcome are printed (`pytest -s` shows them).
 """
 
 from __future__ import annotations
