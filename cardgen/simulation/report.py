@@ -170,11 +170,11 @@ def cell_figure(cell: Mapping[str, Any]) -> bytes:
     errors = [[rate - low for rate, (low, _) in zip(cell["win_rates"], cell["win_rates_ci95"])],
               [high - rate for rate, (_, high) in zip(cell["win_rates"], cell["win_rates_ci95"])]]
     seats.bar(positions, cell["win_rates"], yerr=errors, capsize=3, color=COLOURS[2])
-    seats.axhline(1 / players if players else 0, color="#555555", linestyle=":", linewidth=1, label="fair share")
+    seats.axhline(1 / players if players else 0, color="#555555", linestyle=":", linewidth=1)
     seats.set_xticks(list(positions))
     seats.set_title("win rate by seat (95 % interval)")
-    seats.set_xlabel("seat")
-    seats.legend(frameon=False, loc="lower right")
+    # named under the axis: a legend inside the plot sits on the bars, which fill it
+    seats.set_xlabel("seat (dotted line: a fair share)")
     margin = cell["margin_histogram"]
     if margin:
         margins.bar([float(m) for m, _ in margin], [n for _, n in margin], width=0.8, color=COLOURS[3])
