@@ -45,6 +45,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    # A user's Python caches compiled modules; with PYTHONDONTWRITEBYTECODE set (as in some
+    # sandboxes) every run compiles cardgen's modules again, a third of the time measured.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     print(f"load average before: {' '.join(f'{v:.2f}' for v in os.getloadavg())}")
     times = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -207,14 +207,6 @@ def fallback_summary(artefacts: list[Artefact]) -> list[tuple[str, str, int, lis
     return [(game, lang, count, warnings) for (game, lang), (count, warnings) in sorted(found.items())]
 
 
-def default_templates_dir(content_dir: Path) -> Path:
-    """``templates/cards`` beside the content folder when there is one, else cardgen's own."""
-    from cardgen.render.layout import TEMPLATES_DIR
-
-    beside = content_dir.resolve().parent / "templates" / "cards"
-    return beside if beside.is_dir() else TEMPLATES_DIR
-
-
 def _forget_cached_inputs() -> None:
     """Content and layouts may have changed since an earlier build in this process."""
     from cardgen.render.layout import load_layout
@@ -272,6 +264,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     start = time.perf_counter()
     _forget_cached_inputs()
     if options.templates_dir is None:
+        from cardgen.render.layout import default_templates_dir
+
         options = replace(options, templates_dir=default_templates_dir(options.content_dir))
     jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
     if options.strict:

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def validate_games(content_dir: Path, game_ids: list[str] | None = None,
                    templates_dir: Path | None = None) -> list["Game"]:
     """The loaded games when everything holds; :class:`ContentErrors` listing every problem otherwise."""
-    from cardgen.build import default_templates_dir
+    from cardgen.render.layout import default_templates_dir
     from cardgen.content import load_games
 
     games = load_games(content_dir, game_ids)

@@ -26,7 +26,7 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
     """Write CARD of GAME as a PNG, as the print shop gets it: the trim plus 3 mm bleed,
     with the trim shown as a faint dashed line. Prints the path written.
     """
-    from cardgen.build import default_templates_dir
+    from cardgen.render.layout import default_templates_dir
     from cardgen.cli.common import resolve_games
     from cardgen.content import load_games
     from cardgen.fileio import write_bytes_atomic

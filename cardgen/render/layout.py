@@ -40,6 +40,12 @@ if TYPE_CHECKING:
     from cardgen.content.yamlsource import YamlDocument
 
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates" / "cards"
+
+
+def default_templates_dir(content_dir: Path) -> Path:
+    """``templates/cards`` beside the content folder when there is one, else cardgen's own."""
+    beside = content_dir.resolve().parent / "templates" / "cards"
+    return beside if beside.is_dir() else TEMPLATES_DIR
 LAYOUT_IN_GAME = "layout.yaml"
 DEFAULT_LAYOUT = "default.yaml"
 
