@@ -142,6 +142,32 @@ def test_a_placeholder_parameter_is_checked_as_the_card_is_drawn(content, tmp_pa
     assert any("mini/layout.yaml:6:" in line and "card" in line for line in errors), errors
 
 
+# --- text too long for its box: validate measures no text, the build names where the text is written ---
+
+LONG = "слово и ещё " * 60
+
+
+@pytest.mark.parametrize("where", ["source", "translation"])
+def test_text_too_long_names_the_layout_line_and_where_the_text_is_written(where, content, tmp_path):
+    text = content / "mini" / "text" / "ru.yaml"
+    if where == "source":
+        text.write_text(text.read_text("utf-8").replace('card.one.name: "Один"', f'card.one.name: "{LONG}"'), "utf-8")
+        lang, written = "ru", "mini/text/ru.yaml:12"
+    else:
+        (content / "mini" / "locale").mkdir()
+        (content / "mini" / "locale" / "en.po").write_text(
+            'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+            f'msgctxt "card.one.name"\nmsgid "Один"\nmsgstr "{LONG}"\n', "utf-8")
+        lang, written = "en", "mini/locale/en.po:6"
+    assert run(content, "validate")[0] == 0
+    out = tmp_path / "out"
+    build = [arg if arg != "ru" else lang for arg in BUILD_CARDS]
+    errors = assert_clean_error(*run(content, *build, "--out", str(out)), "text does not fit its")
+    assert any("default.yaml:37:" in line and f"the text is 'card.one.name' ({lang}) at " in line
+               and line.endswith(written) for line in errors), errors
+    assert not out.exists()
+
+
 # --- SVG art -------------------------------------------------------------------------------------------
 
 SVG_CASES = {

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
-from cardgen.content.translations import locale_messages
+from cardgen.content.translations import LOCALE_DIR, locale_messages
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
 
@@ -50,6 +50,8 @@ class Game:
     documents: dict[str, YamlDocument] = field(default_factory=dict, repr=False)
     #: Paths in messages are shown relative to this folder (the content's parent).
     display_root: Path | None = None
+    #: language -> key -> where a text taken from locale/<language>.po stands
+    translation_origins: dict[str, dict[str, Locator]] = field(default_factory=dict, repr=False)
 
     @property
     def id(self) -> str:
@@ -76,6 +78,18 @@ class Game:
         if found is None:
             found = self.messages[self.meta.source_language][key]
         return found
+
+    def text_origin(self, key: str, language: str | None = None) -> Locator:
+        """Where the text that :meth:`text` gives for ``key`` in ``language`` is written."""
+        language = language or self.meta.source_language
+        for lang in dict.fromkeys((language, self.meta.source_language)):
+            document = self.documents.get(f"{TEXT_DIR}/{lang}.yaml")
+            if document is not None and key in document.data.get("messages", {}):
+                return document.locate(("messages", key)).with_(field=key, language=lang)
+            origin = self.translation_origins.get(lang, {}).get(key)
+            if origin is not None:
+                return origin
+        return Locator(field=key, language=language)
 
     def data_path(self, name: str) -> Path:
         return self.root / self.meta.data_files[name]
@@ -160,7 +174,10 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     translated, po_errors = locale_messages(game_dir, display_root)
     reader.errors.extend(po_errors)
     for language, found in translated.items():
-        game.messages[language] = {**found, **game.messages.get(language, {})}
+        shown = shown_path(game_dir / LOCALE_DIR / f"{language}.po", display_root)
+        game.messages[language] = {**{key: e.text for key, e in found.items()}, **game.messages.get(language, {})}
+        game.translation_origins[language] = {key: Locator(file=shown, line=e.line, field=key, language=language)
+                                              for key, e in found.items()}
     if reader.errors:
         raise ContentErrors(reader.errors)
     return game

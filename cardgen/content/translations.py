@@ -160,13 +160,13 @@ def _capped(path: Path, shown: Path, root: Path | None = None) -> io.BytesIO:
 
 
 def locale_messages(game_dir: Path, display_root: Path | None = None
-                    ) -> tuple[dict[str, dict[str, str]], list[ContentError]]:
-    """Translations in ``<game_dir>/locale/*.po``: {language: {key: text}}.
+                    ) -> tuple[dict[str, dict[str, Entry]], list[ContentError]]:
+    """Translations in ``<game_dir>/locale/*.po``: {language: {key: entry}}.
 
     Only translated, non-fuzzy entries count (as with gettext's msgfmt); the
     errors of broken files are returned, not raised, for the content loader.
     """
-    result: dict[str, dict[str, str]] = {}
+    result: dict[str, dict[str, Entry]] = {}
     errors: list[ContentError] = []
     folder = game_dir / LOCALE_DIR
     if not folder.is_dir():
@@ -178,5 +178,5 @@ def locale_messages(game_dir: Path, display_root: Path | None = None
         except I18nError as error:
             errors.append(ContentError(error.message, error.locator.with_(language=path.stem)))
             continue
-        result[path.stem] = {key: e.text for key, e in entries.items() if e.translated}
+        result[path.stem] = {key: e for key, e in entries.items() if e.translated}
     return result, errors

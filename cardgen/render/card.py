@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.content.yamlsource import format_path
-from cardgen.errors import Locator, RenderError
+from cardgen.errors import Locator, RenderError, TextOverflowError
 from cardgen.render import fonts
 from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_context, box_mm, card_context,
                                    hex_color, layout_path, load_layout, matches, outside_safe_zone,
@@ -168,9 +168,14 @@ class CardRenderer:
             if el.rotate in (90, 270):
                 w, h = h, w
             field = next(iter(re.findall(r"\{field\.([^}|]+)", el.text)), None) or el.text
-            fitted = fit_text(content, font, w, h, size=el.size, min_size=el.min_size or el.size,
-                              leading=el.leading, max_lines=el.max_lines,
-                              locator=resolver.locator.with_(field=field))
+            try:
+                fitted = fit_text(content, font, w, h, size=el.size, min_size=el.min_size or el.size,
+                                  leading=el.leading, max_lines=el.max_lines,
+                                  locator=resolver.locator.with_(field=field))
+            except TextOverflowError as error:
+                if field in resolver.fields:  # a card's text: say where it is written, to shorten it there
+                    error.message += f"; the text is {self._written_at(resolver.locator.card, field)}"
+                raise
             return ("text", box, fitted.lines, font, fitted.size, fitted.leading, self.color(el.color, resolver),
                     el.align, el.valign, el.rotate)
         if el.type == "draw":
@@ -185,6 +190,12 @@ class CardRenderer:
                     raise RenderError(problem)
             return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
         raise RenderError(f"unknown element type {el.type}")
+
+    def _written_at(self, card_id: str, field: str) -> str:
+        key = self.game.card(card_id).text[field]
+        origin = self.game.text_origin(key, self.lang)
+        where = f" at {origin.file}:{origin.line}" if origin.file and origin.line else ""
+        return f"'{key}' ({origin.language}){where}"
 
     def _check_drawing(self, name: str) -> None:
         """Refuse an unknown drawing while planning, where the element's line is known."""
