@@ -9,29 +9,42 @@
   let version = Number(body.dataset.version);
   let busy = false, again = false;
 
-  // Both have children and every child has an id: patch child by child.
-  function sameKeys(a, b) {
-    if (!a.children.length || !b.children.length) return false;
-    return [...a.children, ...b.children].every((el) => el.id);
+  // Children matched by id (else by tag and position) can be patched one by one when an
+  // element holds only elements (no text of its own).
+  function structural(el) {
+    return el.children.length > 0 &&
+      [...el.childNodes].every((n) => n.nodeType === 1 || (n.nodeType === 3 && !n.textContent.trim()));
   }
+  const key = (el, i) => (el.id ? "#" + el.id : el.tagName + ":" + i);
 
-  // Make `old` look like `fresh`: children matched by id are patched one by one, anything else replaced.
-  function patch(old, fresh) {
-    if (old.outerHTML === fresh.outerHTML) return;
-    if (old.tagName !== fresh.tagName || !sameKeys(old, fresh)) {
-      old.replaceWith(document.importNode(fresh, true));
-      return;
-    }
+  function syncAttributes(old, fresh) {
     for (const attr of [...old.attributes]) if (!fresh.hasAttribute(attr.name)) old.removeAttribute(attr.name);
     for (const attr of [...fresh.attributes]) if (old.getAttribute(attr.name) !== attr.value) old.setAttribute(attr.name, attr.value);
-    const byId = new Map([...old.children].map((el) => [el.id, el]));
-    const kids = [...fresh.children].map((el) => {
-      const mine = byId.get(el.id);
-      if (mine) { patch(mine, el); return document.getElementById(el.id) || mine; }
-      return document.importNode(el, true);
+  }
+
+  // Make `old` look like `fresh`, touching only what differs; returns the node now in the page.
+  function patch(old, fresh) {
+    if (old.isEqualNode(fresh)) return old;
+    const leaf = !old.children.length && !fresh.children.length;
+    if (old.tagName === fresh.tagName && leaf && old.textContent === fresh.textContent) {
+      syncAttributes(old, fresh); // a picture whose address changed: the same element loads the new one
+      return old;
+    }
+    if (old.tagName !== fresh.tagName || !structural(old) || !structural(fresh)) {
+      const node = document.importNode(fresh, true);
+      old.replaceWith(node);
+      return node;
+    }
+    syncAttributes(old, fresh);
+    const mine = new Map([...old.children].map((el, i) => [key(el, i), el]));
+    const kids = [...fresh.children].map((el, i) => {
+      const match = mine.get(key(el, i));
+      mine.delete(key(el, i));
+      return match ? patch(match, el) : document.importNode(el, true);
     });
+    for (const gone of mine.values()) gone.remove();
     kids.forEach((el, i) => { if (old.children[i] !== el) old.insertBefore(el, old.children[i] || null); });
-    while (old.children.length > kids.length) old.lastElementChild.remove();
+    return old;
   }
 
   async function refresh() {
