@@ -135,6 +135,7 @@ class Pages:
             "copies": copies,
             "src": url("img", view.id, lang, side, f"{item_id}.png") + f"?v={card.version}" if card and card.plan else None,
             "error": card.error if card else "not planned",
+            "where": card.where if card else "",
             "badges": card.badges if card else (),
             "notes": card.notes if card else (),
             "href": url("g", view.id, lang, "card", item_id) if side == "face" else None,

@@ -36,7 +36,8 @@ class CardView:
     side: str  # "face" | "back"
     id: str  # card id, or back id for a back
     plan: object | None = None  # cardgen.render.card.CardPlan
-    error: str | None = None
+    error: str | None = None  # why it cannot be drawn
+    where: str = ""  # the error's locator: layout file and line, field, language
     badges: tuple[str, ...] = ()  # "overflow", "error", "fallback", "fuzzy"
     notes: tuple[str, ...] = ()  # what each badge is about, for the tooltip
     art_generation: int = 0
@@ -46,7 +47,7 @@ class CardView:
         """Changes whenever the picture changes: the plan's key (and the art's generation)."""
         if self.plan is not None:
             return f"{self.plan.key}-{self.art_generation}"
-        return "E" + hashlib.sha1((self.error or "").encode("utf-8")).hexdigest()[:12]
+        return "E" + hashlib.sha1(f"{self.error}{self.where}".encode("utf-8")).hexdigest()[:12]
 
     def fingerprint(self) -> tuple:
         return self.version, self.badges, self.notes
@@ -135,6 +136,8 @@ class Studio:
             return {"version": self.version, "games": sorted(affected), "changed": changed}
 
     def _affected(self, paths: list[Path], present: list[str]) -> set[str]:
+        from cardgen.render.layout import DEFAULT_LAYOUT
+
         games: set[str] = set()
         for path in paths:
             if _inside(path, self.content_dir):
@@ -147,8 +150,11 @@ class Studio:
             users = {view.id for view in self.games.values() if path in view.layout_files}
             if users:
                 games |= users
-            elif path.suffix.lower() in {".yaml", ".yml", ".svg"}:
-                games.update(present)  # a new layout (or include) may be picked up by any game
+            elif path.stem in present and path.suffix == ".yaml":
+                games.add(path.stem)  # a layout of its own for that game, new or deleted
+            elif path.name == DEFAULT_LAYOUT:
+                games.update(present)  # the layout of every game without its own
+            # any other file is read by no layout yet: saving the layout that includes it counts
         return games
 
     def _reload(self, view: GameView) -> dict[str, list[str]]:
@@ -207,12 +213,23 @@ class Studio:
             view.renderers[lang] = renderer
             if renderer is not None:
                 layout_files.update(Path(p).absolute() for p in renderer.layout.documents)
+            else:  # a layout that does not load: its fix must still reach this game
+                layout_files.update(view.layout_files)
+                layout_files.update(self._layout_file(game))
             for card in game.cards:
                 views["face", card.id] = self._plan_one(renderer, "face", card, kinds, view.art_generation)
             for back in game.meta.backs:
                 views["back", back.id] = self._plan_one(renderer, "back", back, kinds, view.art_generation)
             view.views[lang] = views
         view.layout_files = frozenset(layout_files)
+
+    def _layout_file(self, game) -> list[Path]:
+        from cardgen.render.layout import layout_path
+
+        try:
+            return [layout_path(game.root, game.id, self.templates_dir).absolute()]
+        except CardgenError:
+            return []
 
     def _plan_one(self, renderer, side: str, item, kinds: dict[str, str], art_generation: int) -> CardView:
         result = CardView(side, item.id, art_generation=art_generation)
@@ -224,11 +241,11 @@ class Studio:
             try:
                 result.plan = renderer.face(item) if side == "face" else renderer.back(item.id)
             except TextOverflowError as error:
-                result.error = str(error)
+                result.error, result.where = error.message, str(error.locator)
                 badges.append("overflow")
                 notes.append(f"overflow: {error.locator.field or 'text'} {error.message}")
             except CardgenError as error:
-                result.error = str(error)
+                result.error, result.where = error.message, str(error.locator)
                 badges.append("error")
                 notes.append(str(error))
         for key in _text_keys(renderer.game if renderer else None, side, item):
@@ -280,7 +297,8 @@ class Studio:
             try:
                 png = plan_preview(view.renderers[lang], card.plan, self.dpi).png
             except CardgenError as error:  # art that breaks only when drawn (an SVG file)
-                card.error, card.badges = str(error), tuple(dict.fromkeys((*card.badges, "error")))
+                card.error, card.where = error.message, str(error.locator)
+                card.badges = tuple(dict.fromkeys((*card.badges, "error")))
                 card.plan = None
                 return None
             self.drawn += 1

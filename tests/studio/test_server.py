@@ -133,6 +133,43 @@ def test_a_saved_text_redraws_only_the_card_it_changes(studio, content):
     assert studio.drawn == drawn + 1  # one new plan, the same in both languages: drawn once
 
 
+def test_a_saved_po_file_changes_the_badges(studio, content):
+    assert "fallback: card.one.name" in studio.games["mini"].view("en", "face", "one").notes
+    po = content / "mini" / "locale" / "en.po"
+    po.parent.mkdir()
+    po.write_text(FUZZY_PO, "utf-8")
+    event = studio.apply([po])
+    assert "face/one" in event["changed"]["mini"]["en"] and "ru" not in event["changed"]["mini"]
+    assert "fuzzy: card.one.name" in studio.games["mini"].view("en", "face", "one").notes
+    swap = studio.games["mini"].view("en", "face", "swap")
+    assert not any("card.swap.name" in note for note in swap.notes)  # translated: printed in English
+
+
+def test_a_saved_layout_redraws_only_the_cards_it_draws_and_a_broken_one_shows(tmp_path, content):
+    from cardgen.render.layout import TEMPLATES_DIR
+
+    templates = tmp_path / "templates" / "cards"  # beside the content folder: the studio's layouts
+    shutil.copytree(TEMPLATES_DIR, templates)
+    studio = Studio(content)
+    studio.load()
+    assert studio.templates_dir == templates.resolve()
+    layout = templates / "default.yaml"
+    good = layout.read_text("utf-8")
+    # the star of the faces with a name and no art: 'one' and 'swap', not 'two' (art, no name)
+    _replace(layout, '{type: draw, draw: star, box: ["25%", "20%", "50%", "40%"]',
+             '{type: draw, draw: star, box: ["20%", "20%", "60%", "40%"]')
+    event = studio.apply([layout])
+    assert event["changed"] == {"mini": {lang: ["face/one", "face/swap"] for lang in ("ru", "en")}}
+    assert studio.apply([templates / "printers.yaml"])["games"] == []  # no layout reads it
+    layout.write_text(good.replace("safe_mm: 3", "safe_mm: [3]"), "utf-8")
+    studio.apply([layout])
+    view = studio.games["mini"]
+    assert view.errors and any("default.yaml" in str(error.locator.file) for error in view.errors)
+    layout.write_text(good, "utf-8")
+    studio.apply([layout])
+    assert not view.errors and view.view("ru", "face", "one").plan is not None
+
+
 def test_a_saved_svg_redraws_the_cards_of_its_game(studio, content):
     before = studio.games["mini"].view("ru", "face", "two").version
     art = content / "mini" / "art" / "two.svg"
