@@ -142,10 +142,11 @@ class Studio:
         for path in paths:
             if _inside(path, self.content_dir):
                 parts = path.relative_to(self.content_dir).parts
-                if parts and parts[0] in present or parts and parts[0] in self.games:
-                    games.add(parts[0])
-                elif parts and not parts[0].startswith("."):
-                    games.update(present)  # common/, schema/: every game may read it
+                top = parts[0] if parts else ""
+                if top in present or top in self.games:
+                    games.add(top)
+                elif top and not top.startswith("."):  # hidden: 'cardgen new' at work, editors' folders
+                    games.update(present)  # common/ and the like: any game may read it
                 continue
             users = {view.id for view in self.games.values() if path in view.layout_files}
             if users:
