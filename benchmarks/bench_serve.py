@@ -2,10 +2,10 @@
 
 Starts `cardgen serve` on a free port over a temporary copy of the bundled games, opens a game's
 gallery in Debian's Chromium (Playwright), then saves a changed card name in the game's source
-text --repeat times and times each save until the open page shows the card's new picture
-(loaded, naturalWidth > 0): the watcher's wait for the burst to end, reloading and checking the
-game, planning its cards, the change event, the page asking again and patching itself, and
-drawing and loading the one new picture.  Target: <= 1 s.
+text --repeat times (each a name never drawn before) and times each save until the open page
+shows the card's new picture (loaded, naturalWidth > 0): the watcher's wait for the burst to
+end, reloading and checking the game, planning its cards, the change event, the page asking
+again and patching itself, and drawing and loading the one new picture.  Target: <= 1 s.
 """
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ def main() -> None:
                     original = lines[line - 1].rstrip("\n")
                     for n in range(options.repeat):
                         old = page.get_attribute(f"#face-{card_id} img", "src")
-                        # every other save adds a '!' to the name, the next one takes it away
-                        lines[line - 1] = (original[:-1] + '!"' if n % 2 == 0 else original) + "\n"
+                        # a new name each time: every save draws a picture never drawn before
+                        lines[line - 1] = original[:-1] + f' {n + 1}"' + "\n"
                         time.sleep(0.3)  # the page has settled
                         start = time.perf_counter()
                         path.write_text("".join(lines), "utf-8")

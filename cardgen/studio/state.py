@@ -66,6 +66,7 @@ class GameView:
     texts: dict[str, object] = field(default_factory=dict)  # lang -> cardgen.i18n.texts.Texts
     text_kinds: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> "missing" | "fuzzy"
     layout_files: frozenset[Path] = frozenset()
+    layout_errors: list[CardgenError] | None = None  # the layout check's last answer (None: run it)
     art_generation: int = 0
     version: int = 0
 
@@ -114,8 +115,9 @@ class Studio:
 
         paths = [Path(p).absolute() for p in paths]
         with self.lock:
-            # loaders cache by path: a saved file must be read again
-            load_layout.cache_clear()
+            # loaders cache by path: a saved layout or SVG file must be read again
+            if any(not self._text_only(p) for p in paths):
+                load_layout.cache_clear()
             if any(p.suffix.lower() in ART_SUFFIXES for p in paths):
                 load_svg.cache_clear()
             present = discover_games(self.content_dir)
@@ -130,10 +132,20 @@ class Studio:
                 view = self.games.setdefault(game_id, GameView(game_id))
                 if any(p.suffix.lower() in ART_SUFFIXES and _inside(p, self.content_dir / game_id) for p in paths):
                     view.art_generation += 1
+                if not all(self._text_only(p) for p in paths):
+                    view.layout_errors = None  # the layout or the cards changed: check the layout again
                 changed[game_id] = self._reload(view)
             if affected:
                 self.version += 1
             return {"version": self.version, "games": sorted(affected), "changed": changed}
+
+    def _text_only(self, path: Path) -> bool:
+        """Whether ``path`` is a game's text or translation: it changes what cards say, never
+        which layout entry draws them or where (the layout check's answer stays)."""
+        if not _inside(path, self.content_dir):
+            return False
+        parts = path.relative_to(self.content_dir).parts
+        return len(parts) == 3 and parts[1] in ("text", "locale")
 
     def _affected(self, paths: list[Path], present: list[str]) -> set[str]:
         from cardgen.render.layout import DEFAULT_LAYOUT
@@ -191,9 +203,13 @@ class Studio:
         from cardgen.i18n.status import reference_errors
         from cardgen.render.layoutcheck import check_layout
 
+        view = self.games[game.id]
         try:
-            return [*check_layout(game, self.templates_dir), *reference_errors(game)]
+            if view.layout_errors is None:
+                view.layout_errors = check_layout(game, self.templates_dir)
+            return [*view.layout_errors, *reference_errors(game)]
         except CardgenError as error:
+            view.layout_errors = None
             return [error]
 
     def _plan(self, view: GameView) -> None:
