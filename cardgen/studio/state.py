@@ -63,7 +63,6 @@ class GameView:
     stale: bool = False  # the content does not load now: ``game`` is the last good one
     views: dict[str, dict[tuple[str, str], CardView]] = field(default_factory=dict)  # lang -> (side, id) -> view
     renderers: dict[str, object] = field(default_factory=dict)  # lang -> CardRenderer
-    texts: dict[str, object] = field(default_factory=dict)  # lang -> cardgen.i18n.texts.Texts
     text_kinds: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> "missing" | "fuzzy"
     layout_files: frozenset[Path] = frozenset()
     layout_errors: list[CardgenError] | None = None  # the layout check's last answer (None: run it)
@@ -216,7 +215,7 @@ class Studio:
         from cardgen.render.card import CardRenderer
 
         game = view.game
-        view.views, view.renderers, view.texts, view.text_kinds = {}, {}, {}, {}
+        view.views, view.renderers, view.text_kinds = {}, {}, {}
         layout_files: set[Path] = set()
         for lang in game.meta.languages:
             views: dict[tuple[str, str], CardView] = {}
@@ -234,9 +233,9 @@ class Studio:
                 layout_files.update(view.layout_files)
                 layout_files.update(self._layout_file(game))
             for card in game.cards:
-                views["face", card.id] = self._plan_one(renderer, "face", card, kinds, view.art_generation)
+                views["face", card.id] = self._plan_one(game, renderer, "face", card, kinds, view.art_generation)
             for back in game.meta.backs:
-                views["back", back.id] = self._plan_one(renderer, "back", back, kinds, view.art_generation)
+                views["back", back.id] = self._plan_one(game, renderer, "back", back, kinds, view.art_generation)
             view.views[lang] = views
         view.layout_files = frozenset(layout_files)
 
@@ -248,7 +247,7 @@ class Studio:
         except CardgenError:
             return []
 
-    def _plan_one(self, renderer, side: str, item, kinds: dict[str, str], art_generation: int) -> CardView:
+    def _plan_one(self, game, renderer, side: str, item, kinds: dict[str, str], art_generation: int) -> CardView:
         result = CardView(side, item.id, art_generation=art_generation)
         badges: list[str] = []
         notes: list[str] = []
@@ -265,7 +264,7 @@ class Studio:
                 result.error, result.where = error.message, str(error.locator)
                 badges.append("error")
                 notes.append(str(error))
-        for key in _text_keys(renderer.game if renderer else None, side, item):
+        for key in _text_keys(game, side, item):
             kind = kinds.get(key)
             badge = {"missing": "fallback", "fuzzy": "fuzzy"}.get(kind or "")
             if badge:
@@ -289,7 +288,6 @@ class Studio:
                 texts.raw(key)
         except CardgenError:
             return {}
-        view.texts[lang] = texts
         kinds = {warning.key: warning.kind for warning in texts.warnings if warning.kind in ("missing", "fuzzy")}
         view.text_kinds[lang] = kinds
         return kinds
@@ -327,8 +325,6 @@ class Studio:
 
 def _text_keys(game, side: str, item) -> list[str]:
     """The message keys a face (its text fields, group and kind names) or a back prints."""
-    if game is None:
-        return []
     if side == "back":
         return [item.name]
     keys = list(item.text.values())
