@@ -61,8 +61,10 @@ class Pages:
 
     def gallery(self, game_id: str, lang: str) -> str | None:
         view = self.studio.games.get(game_id)
-        if view is None or view.game is None or lang not in view.languages:
-            return None if view is None or view.game is not None else self._unloaded(view)
+        if view is not None and view.game is None:
+            return self._unloaded(view)
+        if view is None or lang not in view.languages:
+            return None
         game = view.game
         sections = []
         for group in game.meta.groups:

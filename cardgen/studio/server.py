@@ -64,15 +64,12 @@ class Broker:
         self.closed.set()
         self.publish({"type": "close"})
 
-    @property
-    def listeners(self) -> int:
-        with self._lock:
-            return len(self._queues)
-
 
 class StudioServer(ThreadingHTTPServer):
     daemon_threads = True
-    allow_reuse_address = False  # a port in use is an error, not shared
+    # SO_REUSEADDR: a studio restarted at once gets its port back (connections of the last one
+    # linger in TIME_WAIT); on Linux a port another program listens on is still refused
+    allow_reuse_address = True
 
     def __init__(self, studio: Studio, host: str, port: int):
         self.studio = studio
