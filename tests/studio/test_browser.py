@@ -49,11 +49,14 @@ def content(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def studio_url(content):
-    process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", "--content", str(content), "--port", "0"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def studio_url(content, tmp_path_factory):
+    # stderr to a file: a pipe nobody reads could fill up and stall the studio
+    log = tmp_path_factory.mktemp("serve") / "stderr.txt"
+    with log.open("w") as stderr:
+        process = subprocess.Popen([sys.executable, "-m", "cardgen", "serve", "--content", str(content),
+                                    "--port", "0"], stdout=subprocess.PIPE, stderr=stderr, text=True)
     try:
-        yield _address(process)
+        yield _address(process, log)
     finally:
         process.terminate()
         try:
@@ -63,7 +66,7 @@ def studio_url(content):
             process.wait()
 
 
-def _address(process: subprocess.Popen) -> str:
+def _address(process: subprocess.Popen, log: Path) -> str:
     """The address ``cardgen serve`` prints once it answers."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
@@ -76,7 +79,7 @@ def _address(process: subprocess.Popen) -> str:
         if process.poll() is not None:
             break
     process.kill()
-    raise AssertionError(f"cardgen serve did not start: {process.stderr.read()}")
+    raise AssertionError(f"cardgen serve did not start: {log.read_text()}")
 
 
 @pytest.fixture(scope="module")
