@@ -116,6 +116,10 @@ class I18nError(CardgenError):
     """A translation catalogue is broken or incomplete."""
 
 
+class ServeError(CardgenError):
+    """The studio server (``cardgen serve``) cannot start: address in use, unknown host."""
+
+
 def _error_sort_key(error: CardgenError) -> tuple:
     loc = error.locator
     return (

@@ -66,22 +66,31 @@ def render_preview(game, card_id: str, lang: str, *, back: bool = False, dpi: in
                    templates_dir: Path | None = None) -> Preview:
     """The PNG of one card's face (or, with ``back``, its back) at ``dpi``, with the shop bleed."""
     from cardgen.render.card import CardRenderer
-    from cardgen.render.pdf import finish, new_canvas
-    from cardgen.render.shop import SHOP_BLEED_MM, rasterise
 
     card = find_card(game, card_id)
     check_language(game, lang)
     check_dpi(dpi)
     renderer = CardRenderer(game, lang, templates_dir)
     plan = renderer.back(card.back) if back else renderer.face(card)
-    size = game.meta.card_size
+    return plan_preview(renderer, plan, dpi)
+
+
+def plan_preview(renderer, plan, dpi: int = DEFAULT_DPI) -> Preview:
+    """The PNG of one planned face or back (``renderer.face(card)`` or ``renderer.back(id)``):
+    what :func:`render_preview` draws, for callers that keep their renderer and plans
+    (``cardgen serve`` re-draws only the cards whose plan changed)."""
+    from cardgen.render.pdf import finish, new_canvas
+    from cardgen.render.shop import SHOP_BLEED_MM, rasterise
+
+    check_dpi(dpi)
+    size = renderer.game.meta.card_size
     bleed_mm = SHOP_BLEED_MM
     width_px = round((size.width_mm + 2 * bleed_mm) / 25.4 * dpi)
     height_px = round((size.height_mm + 2 * bleed_mm) / 25.4 * dpi)
     # page sized so that dpi gives exactly these pixels (as shop.plans_pdf does), card centred on it
     page_w, page_h = width_px * 72.0 / dpi, height_px * 72.0 / dpi
     x, y = (page_w - plan.width) / 2, (page_h - plan.height) / 2
-    c = new_canvas((page_w, page_h), f"{game.id} {card.id} {lang} preview")
+    c = new_canvas((page_w, page_h), f"{renderer.game.id} {plan.label} {renderer.lang} preview")
     renderer.place(c, plan, x, y)
     _trim_line(c, x, y, plan.width, plan.height, dpi)
     c.showPage()
