@@ -81,7 +81,7 @@ class Studio:
     """Every game of ``content_dir``, planned in every language; thread-safe."""
 
     def __init__(self, content_dir: Path, templates_dir: Path | None = None, dpi: int = DEFAULT_DPI):
-        from cardgen.build import default_templates_dir
+        from cardgen.render.layout import default_templates_dir
         from cardgen.render.preview import check_dpi
 
         self.content_dir = content_dir.resolve()
