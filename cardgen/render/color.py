@@ -7,9 +7,9 @@ shape, line or string is painted) converts it with littleCMS (Pillow's
 bundled FOGRA39 profile, and writes DeviceCMYK only.  Two uses get a different
 separation, as prepress does by hand:
 
-* dark neutral text and thin dark lines print on the black plate alone (100 % K
-  for black), since four plates never register exactly and small type in rich
-  black shows coloured fringes;
+* small near-black text and thin near-black lines print on the black plate alone
+  (100 % K; dark greys as their tone of K), since four plates never register
+  exactly and small type in rich black shows coloured fringes;
 * no colour exceeds the printer's total ink coverage: the profile was made with
   that limit, and what gamut mapping leaves above it loses C, M and Y (not K).
 
@@ -36,8 +36,10 @@ OUTPUT_CONDITION = "FOGRA39"  # the characterisation the profiles reproduce (ISO
 CMYK = tuple[float, float, float, float]
 
 NEUTRAL_SPREAD = 0.04  # an RGB colour whose channels differ less than this is a grey
-K_ONLY_LUMA = 0.5  # neutral text and thin lines darker than this print on the black plate alone
+NEAR_BLACK_LUMA = 0.25  # darker than this is black whatever its tint (the layouts' #263238 text is 0.19)
+K_ONLY_LUMA = 0.5  # greys darker than this print on the black plate alone, as their tone of K
 THIN_LINE_PT = 1.0  # a line this thin or thinner counts as thin
+SMALL_TEXT_PT = 14.0  # text this size or smaller counts as small; headlines keep a rich black
 
 
 def profile_for(tac: int) -> Path:
@@ -92,7 +94,9 @@ class CmykConverter:
         return tuple(math.floor(v * 1000) / 1000 for v in (c, m, y, k))  # type: ignore[return-value]
 
     def black_only(self, rgb: RGB) -> CMYK | None:
-        """K alone for a dark grey (the same lightness on the black plate), None for other colours."""
+        """K alone for near-black (100 %) and dark greys (their tone), None for other colours."""
+        if luma(rgb) < NEAR_BLACK_LUMA:
+            return (0.0, 0.0, 0.0, 1.0)
         if max(rgb) - min(rgb) >= NEUTRAL_SPREAD or luma(rgb) >= K_ONLY_LUMA:
             return None
         return (0.0, 0.0, 0.0, round(1.0 - luma(rgb), 3))
@@ -164,7 +168,9 @@ class CmykCanvas(InkCanvas):
 
     def drawText(self, aTextObject):
         rgb = self.policy.text(self._ink_fill, self._ink_back)
-        self._write(Canvas.setFillColor, self.converter.black_only(rgb) or self.converter.area(rgb), "_ink_fill_set")
+        small = getattr(aTextObject, "_fontsize", self._fontsize) * self._scale() <= SMALL_TEXT_PT
+        cmyk = (self.converter.black_only(rgb) if small else None) or self.converter.area(rgb)
+        self._write(Canvas.setFillColor, cmyk, "_ink_fill_set")
         Canvas.drawText(self, aTextObject)
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, preserveAspectRatio=False,

@@ -98,21 +98,26 @@ def preflight(path: Path, shop: Printer, expected_pages: int | None = None, deck
         report.pages = len(pdf.pages)
         checker = _Checker(label, shop, report.findings)
         checker.document(pdf)
-        backs: list[str] = []
+        backs: list[str] = []  # digest of each page where the printer's order puts a back
         for number, page in enumerate(pdf.pages, 1):
             checker.page(number, page)
-            is_back = (number % 2 == 1) == (shop.order == "back-face")
-            if is_back:
-                backs.append(hashlib.sha256(page.obj.get("/Contents").read_bytes()
-                                            if isinstance(page.obj.get("/Contents"), pikepdf.Stream)
-                                            else b"".join(s.read_bytes() for s in page.obj.get("/Contents", []))
-                                            ).hexdigest())
+            if (number % 2 == 1) == (shop.order == "back-face"):
+                backs.append(_content_digest(page))
         _pages(label, shop, report.pages, expected_pages, backs,
                shop.files == "pdf-per-deck" if deck is None else deck, report.findings)
     _safe_zone(path, label, shop, report.findings)
     if shop.cmyk:
         _ink(path, label, shop, report)
     return report
+
+
+def _content_digest(page) -> str:
+    """What a page draws, as a digest: equal for pages that place the same forms the same way."""
+    import pikepdf
+
+    contents = page.obj.get("/Contents")
+    streams = [contents] if isinstance(contents, pikepdf.Stream) else list(contents or [])
+    return hashlib.sha256(b"".join(stream.read_bytes() for stream in streams)).hexdigest()
 
 
 def preflight_bytes(data: bytes, shop: Printer, name: str, expected_pages: int | None = None,

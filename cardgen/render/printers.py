@@ -66,10 +66,6 @@ class Printer:
         return w, h
 
 
-# the record type the PNG code has always used
-PrinterProfile = Printer
-
-
 def _field(pid: str, data: dict[str, Any], key: str, path: Path) -> Any:
     where = Locator(file=path, field=f"printers.{pid}.{key}")
     if key not in data:

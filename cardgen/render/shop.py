@@ -5,6 +5,11 @@ back, each on a page of trim plus 3 mm bleed on every side, with TrimBox and
 BleedBox set as 4-number boxes (TrimBox inside BleedBox = MediaBox).  The
 PNGs are rasterised from the same vector drawing (pdfium) at the profile's
 resolution and bleed, with the dpi written into the file.
+
+:func:`render_printer_pdfs` writes the PDFs a printer record of
+:mod:`cardgen.render.printers` asks for: its bleed and page order, one file
+or one per deck, CMYK (:mod:`cardgen.render.color`) and PDF/X
+(:mod:`cardgen.render.pdfx`) when it says so.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ from pathlib import Path
 from cardgen.errors import RenderError
 from cardgen.render.card import CardPlan, CardRenderer
 from cardgen.render.pdf import finish, new_canvas
-from cardgen.render.printers import Printer, PrinterProfile, printer, printers  # noqa: F401 (re-exported)
+from cardgen.render.printers import Printer, printer, printers
 from cardgen.render.text import PT_PER_MM
 
 SHOP_BLEED_MM = 3.0

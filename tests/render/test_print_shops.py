@@ -6,6 +6,7 @@ import io
 import json
 import re
 import subprocess
+from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
@@ -61,6 +62,31 @@ def test_cmyk_separations_black_text_on_k_and_ink_within_the_limit():
         assert sum(conv.area(rgb)) <= 2.4 + 1e-9
     c, m, y, k = conv.area((1, 0, 0))  # sRGB red: magenta and yellow, no cyan or black
     assert m > 0.8 and y > 0.8 and c < 0.05 and k < 0.05
+
+
+def test_cmyk_canvas_small_dark_text_and_thin_lines_on_black_widened_to_the_minimum():
+    from reportlab.lib.colors import HexColor
+
+    from cardgen.render import fonts
+
+    c = new_canvas((200, 200), "k", canvas_cls=cmyk_canvas_class(300, 0.25))
+    c.setFillColor(HexColor("#263238"))  # the layouts' near-black, slightly blue
+    c.setFont(fonts.DEFAULT_FONT, 8)
+    c.drawString(10, 10, "small")
+    c.setFont(fonts.DEFAULT_FONT, 30)
+    c.drawString(10, 50, "headline")
+    c.setStrokeColor(HexColor("#263238"))
+    c.setLineWidth(0.05)
+    c.line(10, 100, 150, 100)
+    c.showPage()
+    with pikepdf.open(io.BytesIO(finish(c))) as pdf:
+        ops = [(str(op), [float(v) for v in operands if isinstance(v, (int, float, Decimal))])
+               for operands, op in pikepdf.parse_content_stream(pdf.pages[0])]
+    fills = [values for op, values in ops if op == "k"]
+    assert fills[0] == [0, 0, 0, 1]  # 8 pt text: 100 % K
+    assert fills[1][0] > 0.3 and sum(fills[1]) > 1.5  # 30 pt headline: a rich black from the profile
+    assert [values for op, values in ops if op == "K"] == [[0, 0, 0, 1]]
+    assert [values for op, values in ops if op == "w"][-1] == [0.25]
 
 
 def test_cmyk_canvas_turns_an_rgb_image_into_a_cmyk_one():
