@@ -22,6 +22,7 @@ from cardgen.errors import RenderError
 VERSIONS = {"x-1a": "PDF/X-1:2003", "x-4": "PDF/X-4"}
 CONFORMANCE = {"x-1a": "PDF/X-1a:2003"}
 PDF_VERSIONS = {"x-1a": "1.4", "x-4": "1.6"}
+PRODUCER = "cardgen (reportlab, pikepdf)"
 
 
 def _iso_date(pdf_date: str) -> str:
@@ -34,9 +35,16 @@ def _iso_date(pdf_date: str) -> str:
     return f"{y}-{mo}-{d}T{h}:{mi}:{s}{zone}"
 
 
-def _xmp(version: str, title: str, created: str, modified: str, doc_id: str, conformance: str | None) -> bytes:
+def _xmp(version: str, info: dict[str, str], created: str, modified: str, doc_id: str,
+         conformance: str | None) -> bytes:
+    """The XMP packet, saying what Info says (PDF/X wants the two to agree)."""
     conformance_line = (f"\n   <pdfxid:GTS_PDFXConformance>{conformance}</pdfxid:GTS_PDFXConformance>"
                         if conformance else "")
+    title = info.get("/Title", "cards")
+    author_line = (f"\n   <dc:creator><rdf:Seq><rdf:li>{escape(info['/Author'])}</rdf:li></rdf:Seq></dc:creator>"
+                   if "/Author" in info else "")
+    subject_line = (f"\n   <dc:description><rdf:Alt><rdf:li xml:lang=\"x-default\">{escape(info['/Subject'])}"
+                    "</rdf:li></rdf:Alt></dc:description>" if "/Subject" in info else "")
     return f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
@@ -47,12 +55,12 @@ def _xmp(version: str, title: str, created: str, modified: str, doc_id: str, con
     xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
     xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
    <dc:format>application/pdf</dc:format>
-   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}</rdf:li></rdf:Alt></dc:title>
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{escape(title)}</rdf:li></rdf:Alt></dc:title>{author_line}{subject_line}
    <xmp:CreateDate>{created}</xmp:CreateDate>
    <xmp:ModifyDate>{modified}</xmp:ModifyDate>
    <xmp:MetadataDate>{modified}</xmp:MetadataDate>
-   <xmp:CreatorTool>cardgen</xmp:CreatorTool>
-   <pdf:Producer>cardgen (reportlab, pikepdf)</pdf:Producer>
+   <xmp:CreatorTool>{escape(info.get("/Creator", "cardgen"))}</xmp:CreatorTool>
+   <pdf:Producer>{escape(info["/Producer"])}</pdf:Producer>
    <pdf:Trapped>False</pdf:Trapped>
    <xmpMM:DocumentID>uuid:{doc_id}</xmpMM:DocumentID>
    <xmpMM:InstanceID>uuid:{doc_id}</xmpMM:InstanceID>
@@ -77,7 +85,9 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
     icc = profile.read_bytes()
     with pikepdf.open(io.BytesIO(data)) as pdf:
         info = pdf.docinfo
-        title = str(info.get("/Title", "cards"))
+        info["/Producer"] = pikepdf.String(PRODUCER)
+        if "/Keywords" in info and not str(info["/Keywords"]):
+            del info["/Keywords"]  # reportlab's empty keywords: nothing for the XMP to repeat
         created = str(info.get("/CreationDate", "D:20000101000000+00'00'"))
         modified = str(info.get("/ModDate", created))
         info["/ModDate"] = pikepdf.String(modified)
@@ -100,7 +110,8 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
         # one ID for the document and the XMP, from what the file holds
         digest = hashlib.sha256(data + icc + pdfx.encode()).digest()
         doc_id = str(uuid.UUID(bytes=digest[:16]))
-        xmp = pikepdf.Stream(pdf, _xmp(VERSIONS[pdfx], title, _iso_date(created), _iso_date(modified), doc_id,
+        texts = {str(k): str(v) for k, v in info.items() if isinstance(v, pikepdf.String)}
+        xmp = pikepdf.Stream(pdf, _xmp(VERSIONS[pdfx], texts, _iso_date(created), _iso_date(modified), doc_id,
                                        CONFORMANCE.get(pdfx)))
         xmp["/Type"] = pikepdf.Name.Metadata
         xmp["/Subtype"] = pikepdf.Name.XML

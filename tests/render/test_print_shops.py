@@ -108,6 +108,9 @@ def test_shop_pdfs_are_pdfx_with_boxes_and_cmyk_only(quiz, quiz_files):
         intent = pdf.Root.OutputIntents[0]
         assert intent.S == "/GTS_PDFX" and intent.DestOutputProfile.N == 4
         assert b"<pdfxid:GTS_PDFXVersion>PDF/X-4<" in pdf.Root.Metadata.read_bytes()
+        xmp = pdf.open_metadata()  # Info and XMP agree, as PDF/X asks
+        assert xmp["dc:title"] == str(pdf.docinfo.Title) and xmp["pdf:Producer"] == str(pdf.docinfo.Producer)
+        assert xmp["xmp:CreateDate"].startswith(str(pdf.docinfo.CreationDate)[2:6])
         for page in pdf.pages:
             trim, bleed = [float(v) for v in page.TrimBox], [float(v) for v in page.BleedBox]
             assert trim[0] - bleed[0] == pytest.approx(3.0 * 72 / 25.4, abs=0.01)
