@@ -181,3 +181,17 @@ def test_profile_naming_a_pdf_printer_is_refused(tmp_path):
     result = CliRunner().invoke(cli, ["--content", str(DECKS), "build", "quiz", "--printer", "nope",
                                       "--out", str(tmp_path / "o")])
     assert result.exit_code == 1 and "unknown printer 'nope'" in result.output
+
+
+def test_preflight_finds_faces_where_the_printer_wants_backs(quiz_files):
+    (_, data, pages, _), = quiz_files["eu-pdfx4"]  # face, back, face, back ...
+    report = preflight_bytes(data, printer("drivethrucards"), "faces-first.pdf", expected_pages=pages, deck=True)
+    order = [f for f in report.findings if f.check == "pages"]
+    assert [f.element for f in order] == ["page order"] and "odd pages" in order[0].measured
+
+
+def test_preflight_reports_a_file_that_is_no_pdf(tmp_path):
+    junk = tmp_path / "junk.pdf"
+    junk.write_bytes(b"not a pdf at all")
+    result = CliRunner().invoke(cli, ["preflight", str(junk)])
+    assert result.exit_code == 1 and "junk.pdf: file: pdf: file: cannot be read" in result.output
