@@ -19,7 +19,7 @@ from cardgen.render.color import CmykConverter, cmyk_canvas_class
 from cardgen.render.pdf import finish, new_canvas
 from cardgen.render.preflight import preflight_bytes
 from cardgen.render.printers import printer, printers
-from cardgen.render.shop import render_printer_pdfs
+from cardgen.render.shop import render_printer_pdfs, render_shop_pdf
 
 DECKS = Path(__file__).resolve().parents[1] / "data" / "decks"
 
@@ -149,6 +149,23 @@ def test_qpdf_ghostscript_and_preflight_accept_every_shop_pdf(quiz_files, tmp_pa
         report = preflight_bytes(data, printer(name), path.name, expected_pages=pages)
         assert report.ok, [str(f) for f in report.findings]
         assert 0 < max(report.max_tac) <= printer(name).tac + 1
+
+
+def test_the_rgb_shop_pdf_opens_cleanly_in_qpdf_and_ghostscript(quiz, tmp_path):
+    path = tmp_path / "rgb.pdf"
+    path.write_bytes(render_shop_pdf(quiz, "en")[0])
+    assert subprocess.run(["qpdf", "--check", str(path)], capture_output=True).returncode == 0
+    gs = subprocess.run(["gs", "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=nullpage", str(path)],
+                        capture_output=True, text=True)
+    assert gs.returncode == 0 and gs.stderr == "" and gs.stdout == ""
+
+
+def test_a_bundled_game_passes_the_european_preflight(games):
+    (_, data, pages, cards), = render_printer_pdfs(games["head-game"], "ru", printer("eu-pdfx4"))
+    report = preflight_bytes(data, printer("eu-pdfx4"), "head-game-ru.pdf", expected_pages=pages)
+    assert report.ok, [str(f) for f in report.findings][:10]
+    assert pages == 2 * cards == 180 and len(report.ink) == pages
+    assert 250 < max(report.max_tac) <= 301  # its darkest greens come close to the limit, none beyond
 
 
 def test_same_sources_same_bytes(quiz, quiz_files):
