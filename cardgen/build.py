@@ -71,6 +71,7 @@ class BuildOptions:
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     inks: tuple[str, ...] = ("full",)  # ink modes of the print-and-play PDFs, one file each (cardgen.render.ink)
     profile: str = "tgc"
+    printers: tuple[str, ...] = ()  # print shops (cardgen.render.printers); empty: RGB shop PDF + `profile` PNGs
     templates_dir: Path | None = None
     workers: int | None = None  # None: one per core
     producers: tuple[str, ...] = ()  # empty: every registered producer

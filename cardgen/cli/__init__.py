@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "i18n": "cardgen.cli.i18n:i18n",
     "new": "cardgen.cli.new:new",
     "preview": "cardgen.cli.preview:preview",
+    "preflight": "cardgen.cli.preflight:preflight",
     "serve": "cardgen.cli.serve:serve",
 }
 

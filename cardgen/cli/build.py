@@ -36,7 +36,14 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--ink", "inks", multiple=True, type=click.Choice(INK_MODES),
               help="Ink of the print-and-play PDFs (repeatable, one file each; default: full). ink-saver: pale "
                    "areas and backs, dark text; greyscale: greys only. Shop files stay in full colour.")
-@click.option("--profile", default="tgc", show_default=True, help="Printer profile of the shop PNGs (tgc, mpc).")
+@click.option("--profile", default="tgc", show_default=True,
+              help="Printer of the shop PNGs written beside the RGB shop PDF when no --printer is given "
+                   "(tgc, mpc, printerstudio).")
+@click.option("--printer", "printers", multiple=True, metavar="NAME",
+              help="Write exactly what this print shop asks for instead of the default shop files, each "
+                   "file checked by 'cardgen preflight' (repeatable): tgc, mpc, printerstudio (PNG per card), "
+                   "drivethrucards (CMYK PDF/X-1a per deck), eu-pdfx4 (CMYK PDF/X-4); see "
+                   "templates/cards/printers.yaml.")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
               help="Run only this producer (repeatable): cards, rulebook or tabletop (default: cards and "
                    "rulebook; tabletop only when asked for).")
@@ -53,7 +60,7 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], inks: tuple[str, ...], profile: str,
-          producers: tuple[str, ...], strict: bool, jobs: int | None, tabletop: tuple[str, ...],
+          printers: tuple[str, ...], producers: tuple[str, ...], strict: bool, jobs: int | None, tabletop: tuple[str, ...],
           tabletop_url: str | None) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
@@ -68,9 +75,13 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     """
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
-    from cardgen.render.shop import profile as find_profile
+    from cardgen.errors import RenderError
+    from cardgen.render.printers import printer
 
-    find_profile(profile)  # fail early on an unknown profile
+    if printer(profile).files != "png-per-card":  # fail early on an unknown or unfit printer
+        raise RenderError(f"--profile names a printer of PNGs; '{profile}' takes PDFs: use --printer {profile}")
+    for name in printers:
+        printer(name)
     options = BuildOptions(
         content_dir=settings.content_dir,
         out_dir=out_dir,
@@ -82,6 +93,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         back_offset_mm=back_offset,
         inks=tuple(dict.fromkeys(inks)) or ("full",),
         profile=profile,
+        printers=tuple(dict.fromkeys(printers)),
         workers=jobs,
         producers=tuple(producers) + (("tabletop",) if tabletop and producers and "tabletop" not in producers
                                       else ()),  # --only cards --tabletop tts: both

@@ -7,11 +7,13 @@ import io
 from cardgen.render import fonts
 
 
-def new_canvas(pagesize: tuple[float, float], title: str, subject: str = "", ink: str = "full"):
+def new_canvas(pagesize: tuple[float, float], title: str, subject: str = "", ink: str = "full", canvas_cls=None):
     """A canvas writing into memory; call :func:`finish` for the bytes.
 
     ``ink`` is an ink mode of :mod:`cardgen.render.ink`; full colour (the default)
     is reportlab's own canvas, the others repaint the colours as they are used.
+    ``canvas_cls`` replaces the ink mode's canvas (the CMYK canvas of
+    :mod:`cardgen.render.color`, which also makes reportlab refuse any RGB colour).
 
     Invariant mode (fixed ids; dates from SOURCE_DATE_EPOCH, else 2000-01-01)
     makes rebuilds byte-identical; the initial font is the vendored DejaVu Sans so
@@ -24,8 +26,9 @@ def new_canvas(pagesize: tuple[float, float], title: str, subject: str = "", ink
     fonts.register_fonts()
     rl_config.useA85 = 0
     buffer = io.BytesIO()
-    c = canvas_class(ink)(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
-                         initialFontName=fonts.DEFAULT_FONT, initialFontSize=10)
+    extra = {"enforceColorSpace": "cmyk"} if canvas_cls is not None else {}
+    c = (canvas_cls or canvas_class(ink))(buffer, pagesize=pagesize, invariant=1, pageCompression=1,
+                                          initialFontName=fonts.DEFAULT_FONT, initialFontSize=10, **extra)
     c.setTitle(title)
     c.setAuthor("cardgen")
     c.setCreator("cardgen")

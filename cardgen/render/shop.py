@@ -5,59 +5,31 @@ back, each on a page of trim plus 3 mm bleed on every side, with TrimBox and
 BleedBox set as 4-number boxes (TrimBox inside BleedBox = MediaBox).  The
 PNGs are rasterised from the same vector drawing (pdfium) at the profile's
 resolution and bleed, with the dpi written into the file.
+
+:func:`render_printer_pdfs` writes the PDFs a printer record of
+:mod:`cardgen.render.printers` asks for: its bleed and page order, one file
+or one per deck, CMYK (:mod:`cardgen.render.color`) and PDF/X
+(:mod:`cardgen.render.pdfx`) when it says so.
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
-from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
-
-import yaml
 
 from cardgen.errors import RenderError
 from cardgen.render.card import CardPlan, CardRenderer
-from cardgen.render.layout import TEMPLATES_DIR
 from cardgen.render.pdf import finish, new_canvas
+from cardgen.render.printers import Printer, printer, printers
 from cardgen.render.text import PT_PER_MM
 
 SHOP_BLEED_MM = 3.0
 
 
-@dataclass(frozen=True)
-class PrinterProfile:
-    id: str
-    name: str
-    dpi: int
-    bleed_in: float
-    expect: dict[str, tuple[int, int]]  # card shape -> pixel size the shop asks for
-
-    def pixels(self, width_mm: float, height_mm: float) -> tuple[int, int]:
-        w = round((width_mm / 25.4 + 2 * self.bleed_in) * self.dpi)
-        h = round((height_mm / 25.4 + 2 * self.bleed_in) * self.dpi)
-        return w, h
-
-
-@lru_cache(maxsize=4)
-def profiles(templates_dir: Path | None = None) -> dict[str, PrinterProfile]:
-    path = (templates_dir or TEMPLATES_DIR) / "printers.yaml"
-    if not path.is_file():
-        path = TEMPLATES_DIR / "printers.yaml"
-    data = yaml.safe_load(path.read_text("utf-8"))
-    return {
-        pid: PrinterProfile(pid, p["name"], int(p["dpi"]), float(p["bleed_in"]),
-                            {k: tuple(v) for k, v in (p.get("expect") or {}).items()})
-        for pid, p in data["profiles"].items()
-    }
-
-
-def profile(name: str, templates_dir: Path | None = None) -> PrinterProfile:
-    found = profiles(templates_dir)
-    if name not in found:
-        raise RenderError(f"unknown printer profile '{name}'; expected one of: {', '.join(found)}")
-    return found[name]
+# the names the PNG code and the build have always used for the printer records
+profiles = printers
+profile = printer
 
 
 def _shop_page(c, renderer: CardRenderer, plan: CardPlan, bleed_pt: float) -> None:
@@ -81,6 +53,47 @@ def render_shop_pdf(game, lang: str, templates_dir: Path | None = None) -> tuple
         _shop_page(c, renderer, renderer.face(pc.card), bleed)
         _shop_page(c, renderer, renderer.back(pc.card.back), bleed)
     return finish(c), 2 * len(cards), len(cards)
+
+
+def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | None = None
+                        ) -> list[tuple[str | None, bytes, int, int]]:
+    """The PDFs ``shop`` asks for: [(deck = back id or None for all cards, bytes, pages, card faces)].
+
+    Bleed, page order, colour (CMYK through the printer's ink limit) and PDF/X
+    version come from the printer record; ``pdf-per-deck`` makes one file per
+    card back, in the order the game lists its backs.
+    """
+    from cardgen.render.color import OUTPUT_CONDITION, cmyk_canvas_class
+    from cardgen.render.pdfx import make_pdfx
+
+    if shop.files not in ("pdf", "pdf-per-deck"):
+        raise RenderError(f"printer '{shop.id}' takes {shop.files} files, not PDFs")
+    renderer = CardRenderer(game, lang, templates_dir)
+    title = game.text(game.meta.title, lang)
+    bleed = shop.bleed_mm * PT_PER_MM
+    canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt) if shop.cmyk else None
+    cards = game.physical_cards()
+    if shop.files == "pdf-per-deck":
+        decks: list[tuple[str | None, list]] = [(b.id, [pc for pc in cards if pc.card.back == b.id])
+                                                for b in game.meta.backs]
+        decks = [(deck, members) for deck, members in decks if members]
+    else:
+        decks = [(None, cards)]
+    out = []
+    for deck, members in decks:
+        name = f"{title} — {shop.name}" + (f", deck {deck}" if deck else "") + f" ({lang})"
+        c = new_canvas((renderer.width + 2 * bleed, renderer.height + 2 * bleed), name,
+                       f"print shop {shop.id}: trim plus {shop.bleed_mm:g} mm bleed, {shop.order} order",
+                       canvas_cls=canvas_cls)
+        for pc in members:
+            sides = [renderer.face(pc.card), renderer.back(pc.card.back)]
+            for plan in (sides if shop.order == "face-back" else sides[::-1]):
+                _shop_page(c, renderer, plan, bleed)
+        data = finish(c)
+        if shop.pdfx != "none":
+            data = make_pdfx(data, shop.pdfx, canvas_cls.converter.profile, OUTPUT_CONDITION)
+        out.append((deck, data, 2 * len(members), len(members)))
+    return out
 
 
 def plans_pdf(renderer: CardRenderer, plans: list[CardPlan], width_px: int, height_px: int, dpi: int) -> bytes:

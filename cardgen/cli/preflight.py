@@ -1,0 +1,45 @@
+"""``cardgen preflight``: check print-shop PDFs against a printer's rules."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from cardgen.cli import Settings
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--printer", "printer_id", default="eu-pdfx4", show_default=True, metavar="NAME",
+              help="The printer whose rules apply (see templates/cards/printers.yaml).")
+@click.option("--pages", type=click.IntRange(min=1, max=100000), default=None,
+              help="The page count the file must have (default: any even count).")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON report per file instead of text.")
+@click.pass_obj
+def preflight(settings: Settings, files: tuple[Path, ...], printer_id: str, pages: int | None, as_json: bool) -> None:
+    """Check each PDF FILE as the print shop would: boxes and bleed, embedded fonts,
+    CMYK only (no RGB, no spot colour), image resolution, text inside the safe zone,
+    line weight, total ink coverage per page (Ghostscript render), PDF/X keys, page
+    count and order.  Each failure names the file, page, element and measured value.
+
+    Exit code 0 when every file passes, 1 when any check fails.
+    """
+    from cardgen.render.preflight import preflight as run
+    from cardgen.render.printers import printer
+
+    shop = printer(printer_id)
+    reports = [run(path, shop, expected_pages=pages) for path in files]
+    if as_json:
+        click.echo(json.dumps([r.as_dict() for r in reports], indent=1, ensure_ascii=False))
+    else:
+        for report in reports:
+            for finding in report.findings:
+                click.echo(str(finding))
+            peak = f", highest ink {max(report.max_tac):.0f} %" if report.max_tac else ""
+            state = "ok" if report.ok else f"{len(report.findings)} failure(s)"
+            click.secho(f"{report.file}: {report.pages} pages for {shop.id}{peak}: {state}",
+                        fg="green" if report.ok else "red")
+    if not all(r.ok for r in reports):
+        raise SystemExit(1)
