@@ -277,3 +277,39 @@ def test_real_base_coverage_summary(real):
     coverage = AnswerIndex(real, GAME_DAY).coverage()
     assert coverage.total == 832
     assert coverage.many + coverage.some > coverage.none
+
+
+def test_real_base_counts_monaco_for_france_as_data(real):
+    # clarification 'club-country': the country table says where a club abroad plays
+    from cardgen.engines.footballers import CountriesFile
+    from cardgen.content.yamlsource import read_yaml
+
+    table = CountriesFile.model_validate(read_yaml(REAL.parent / "countries.yaml").data)
+    abroad = {club.club: (club.home, club.league) for club in table.clubs_abroad}
+    assert abroad["Monaco"] == ("monaco", "france") and abroad["Swansea City"] == ("wales", "england")
+    henry = real.player("thierry-henry")
+    assert henry.clubs[0].club == "Monaco" and fact_value(henry, "played-france", real.as_of) is True
+
+
+def test_ages_are_frozen_at_the_base_date_in_engine_answer_key_and_cli(real):
+    # clarification 'age-date': one day for every fact
+    import json
+
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+    from cardgen.content import load_game
+    from cardgen.engines.footballers import age_date
+    from cardgen.rulebook.answers import _age_setting
+
+    game = load_game(REAL.parent)
+    assert age_date(_age_setting(game), real) == real.as_of == date(2025, 6, 30)
+    result = CliRunner().invoke(cli, ["--content", str(REAL.parents[1]), "answers", "--json", "--no-coverage",
+                                      "--fact", "aged-25-or-under"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["date"] == "2025-06-30"
+    assert len(report["answers"]) == fact_counts(real, real.as_of)["aged-25-or-under"]
+    for language, shown in (("ru", "30.06.2025"), ("en", "30 June 2025"), ("de", "30.06.2025")):
+        for fact in ("aged-30-plus", "aged-25-or-under"):
+            assert shown in game.text(f"card.fact-{fact}.rule", language)
