@@ -13,6 +13,8 @@ the facts agree with one another:
   Ballon d'Or year is not after the base's date;
 * a player still active has a club spell current or ending in the base's year, a retired
   one has no current spell;
+* an unknown (null) field says why (``sources``), a goal in a final says which final
+  (``sources`` or the note);
 * a club abroad (``clubs_abroad``: Monaco, Swansea…) stands under its league's
   country, and one club name stands under one country in the whole base.
 
@@ -58,6 +60,14 @@ def check_player(player: "Player", table: "CountriesFile", as_of: date,
     def at(*path: object) -> Locator:
         return doc.locate(("players", index, *path))
 
+    for name in ("born", "retired", "clubs", "national_team_trophies", "national_league_titles",
+                 "european_club_trophies", "ballon_dor", "scored_in_final", "captain"):
+        if getattr(player, name) is None and name not in player.sources:
+            yield ContentError(f"{name} is unknown (null) without a reason: say why under "
+                               f"sources.{name}", at(name))
+    if player.scored_in_final is True and "scored_in_final" not in player.sources and not player.note:
+        yield ContentError("scored_in_final is true without provenance: name the final and year under "
+                           "sources.scored_in_final", at("scored_in_final"))
     leagues = {league.name: league.countries for league in table.leagues}
     yield from _titles(player, "national_team_trophies", set(table.national_team_competitions),
                        as_of, at, "national-team competition (clarification 'national-team-trophy')")

@@ -143,6 +143,13 @@ class ClubSpell(_Strict):
         return self
 
 
+#: Fields a ``sources`` entry may explain: every field that decides an answer.
+SourcedField = Literal[
+    "born", "retired", "clubs", "national_team_trophies", "national_league_titles",
+    "european_club_trophies", "ballon_dor", "scored_in_final", "captain",
+]
+
+
 class Player(_Strict):
     """One footballer.  ``null`` in any fact field means unknown (never an answer)."""
 
@@ -160,6 +167,10 @@ class Player(_Strict):
     ballon_dor: list[Year] | None
     scored_in_final: bool | None
     captain: bool | None
+    sources: dict[SourcedField, Text] = Field(
+        default_factory=dict,
+        description="Where a fact without a title list comes from (the final and year, the team "
+                    "captained), or why it is unknown (every null field needs one).")
     note: Text | None = None
 
 

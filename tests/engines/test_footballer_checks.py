@@ -95,3 +95,25 @@ def test_one_club_name_stands_under_one_country(tmp_path):
     errors, lines = broken(tmp_path, "players/second.yaml", "{club: Ville D, country: france, from: 2012",
                            "{club: Ville D, country: usa, from: 2012")
     only(errors, lines, "players/second.yaml", "Ville D", "under 'usa' here but under 'france' at players/first.yaml:")
+
+
+def test_an_unknown_fact_says_why(tmp_path):
+    errors, lines = broken(tmp_path, "players/second.yaml", '    sources: {captain: "unknown: test"}\n', "")
+    only(errors, lines, "players/second.yaml", "captain: null", "captain is unknown (null) without a reason")
+
+
+def test_a_goal_in_a_final_names_the_final(tmp_path):
+    errors, lines = broken(tmp_path, "players/second.yaml", ', scored_in_final: "Made-up Cup final 2015"', "")
+    only(errors, lines, "players/second.yaml", "scored_in_final: true", "name the final and year")
+
+
+def test_every_unknown_of_the_real_base_says_why_and_unknowns_stay_under_two_percent():
+    from cardgen.engines.footballers import FACTS, fact_value
+
+    base = load_reference_base(REAL)
+    unknown = [(p.id, fact) for p in base.players for fact in FACTS if fact_value(p, fact, base.as_of) is None]
+    assert len(unknown) <= 0.02 * len(base.players) * len(FACTS), len(unknown)
+    for player in base.players:
+        for name, reason in player.sources.items():
+            if getattr(player, name) is None:
+                assert reason.startswith("unknown:"), (player.id, name)

@@ -313,3 +313,27 @@ def test_ages_are_frozen_at_the_base_date_in_engine_answer_key_and_cli(real):
     for language, shown in (("ru", "30.06.2025"), ("en", "30 June 2025"), ("de", "30.06.2025")):
         for fact in ("aged-30-plus", "aged-25-or-under"):
             assert shown in game.text(f"card.fact-{fact}.rule", language)
+
+
+def test_real_base_carries_the_corrections_of_issue_14(real):
+    day = real.as_of
+    assert fact_value(real.player("marc-andre-ter-stegen"), "national-team-trophy", day) is True
+    higuain = real.player("gonzalo-higuain")
+    assert "UEFA Europa League 2019" in higuain.european_club_trophies
+    assert "Serie A 2019" not in higuain.national_league_titles
+    assert "Eredivisie 1986" not in real.player("ronald-koeman").national_league_titles
+    assert "La Liga 2014" not in real.player("alvaro-morata").national_league_titles
+    assert fact_value(real.player("josko-gvardiol"), "european-trophy", day) is True
+    assert fact_value(real.player("leroy-sane"), "european-trophy", day) is True
+    assert fact_value(real.player("jay-jay-okocha"), "european-trophy", day) is True
+    for pid, also in (("kalidou-koulibaly", "france"), ("pierre-emerick-aubameyang", "france"),
+                      ("raphael-guerreiro", "france"), ("kenan-yildiz", "germany"),
+                      ("christian-pulisic", "croatia"), ("pepe", "brazil"), ("deco", "brazil"),
+                      ("riyad-mahrez", "france"), ("edouard-mendy", "france")):
+        assert also in real.player(pid).citizenship, pid
+    assert player_matches(real.player("christian-pulisic"), "eurasia", "forward", "european-trophy",
+                          on=day, continents=real.continent_map)
+    # true answers the base used to reject (unknown facts)
+    for pid, fact in (("gabriel-batistuta", "scored-in-final"), ("christian-vieri", "scored-in-final"),
+                      ("romario", "scored-in-final"), ("mesut-ozil", "captain"), ("jorginho", "captain")):
+        assert fact_value(real.player(pid), fact, day) is True, pid
