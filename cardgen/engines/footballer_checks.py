@@ -65,7 +65,8 @@ def check_player(player: "Player", table: "CountriesFile", as_of: date,
         if getattr(player, name) is None and name not in player.sources:
             yield ContentError(f"{name} is unknown (null) without a reason: say why under "
                                f"sources.{name}", at(name))
-    if player.scored_in_final is True and "scored_in_final" not in player.sources and not player.note:
+    if (player.scored_in_final is True and "scored_in_final" not in player.sources
+            and "final" not in (player.note or "").lower()):
         yield ContentError("scored_in_final is true without provenance: name the final and year under "
                            "sources.scored_in_final", at("scored_in_final"))
     leagues = {league.name: league.countries for league in table.leagues}
