@@ -14,7 +14,7 @@ the facts agree with one another:
 * a player still active has a club spell current or ending in the base's year, a retired
   one has no current spell;
 * an unknown (null) field says why (``sources``), a goal in a final says which final
-  (``sources`` or the note);
+  (``sources`` or the note), a captain which team;
 * a club abroad (``clubs_abroad``: Monaco, Swansea…) stands under its league's
   country, and one club name stands under one country in the whole base.
 
@@ -69,6 +69,9 @@ def check_player(player: "Player", table: "CountriesFile", as_of: date,
             and "final" not in (player.note or "").lower()):
         yield ContentError("scored_in_final is true without provenance: name the final and year under "
                            "sources.scored_in_final", at("scored_in_final"))
+    if player.captain is True and "captain" not in player.sources:
+        yield ContentError("captain is true without provenance: name the team captained under "
+                           "sources.captain (clarification 'captain')", at("captain"))
     leagues = {league.name: league.countries for league in table.leagues}
     yield from _titles(player, "national_team_trophies", set(table.national_team_competitions),
                        as_of, at, "national-team competition (clarification 'national-team-trophy')")

@@ -117,3 +117,8 @@ def test_every_unknown_of_the_real_base_says_why_and_unknowns_stay_under_two_per
         for name, reason in player.sources.items():
             if getattr(player, name) is None:
                 assert reason.startswith("unknown:"), (player.id, name)
+
+
+def test_a_captain_names_the_team(tmp_path):
+    errors, lines = broken(tmp_path, "players/second.yaml", ', captain: "Made-up national team"', "")
+    only(errors, lines, "players/second.yaml", "captain: true", "name the team captained")

@@ -337,3 +337,12 @@ def test_real_base_carries_the_corrections_of_issue_14(real):
     for pid, fact in (("gabriel-batistuta", "scored-in-final"), ("christian-vieri", "scored-in-final"),
                       ("romario", "scored-in-final"), ("mesut-ozil", "captain"), ("jorginho", "captain")):
         assert fact_value(real.player(pid), fact, day) is True, pid
+
+
+def test_youth_caps_do_not_make_a_player_english(real):
+    # clarification 'england-uk': Giggs played for England schoolboys, for Wales as a senior
+    giggs = real.player("ryan-giggs")
+    assert giggs.citizenship == ["wales"]
+    assert not player_matches(giggs, "england", "midfielder", "captain", on=real.as_of,
+                              continents=real.continent_map)
+    assert player_matches(giggs, "eurasia", "midfielder", "captain", on=real.as_of, continents=real.continent_map)
