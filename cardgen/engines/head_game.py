@@ -15,13 +15,18 @@ drawn from the state's RNG, so (seed, moves) replays a game exactly.
 
 A turn is a small state machine with one decision per move:
 
-``lay-first``  simple variant: lay a card before answering;
+``lay-first``  simple variant: lay a card before answering (not when the field came by
+               Transfer: it is answered as passed, clarification 'simple-transfer');
 ``start``      answer, answer under a Block, answer with Fergie Time from the start,
                or pass the field on (Transfer);
 ``fergie``     no answer came in the main time: play Fergie Time in its last
                seconds, or not;
 ``lay``        lay one regular card onto the field card of its type;
 ``punish``     after a right answer: play a Yellow or a Red card on the next player.
+
+Played actions other than Block go to ``action_pile``, which is never reshuffled into
+the deck (clarification 'action-pile'); a Transfer may be the last card (clarification
+'last-card-transfer').
 
 Players are matched quickly with bit masks: bit ``i`` stands for the base's
 ``i``-th player, and the answers to a field are the AND of three masks.
