@@ -28,20 +28,20 @@ from cardgen.errors import ContentError, Locator, shown_path
 @click.option("--geo", help="Country or continent card (id or name).")
 @click.option("--position", help="Position card (id or name).")
 @click.option("--fact", help="Fact card (id or name).")
-@click.option("--date", "on", default="today", show_default=True,
-              help="Day ages are measured at: YYYY-MM-DD, 'today' or 'as-of' (the base's date).")
+@click.option("--date", "on", default=None,
+              help="Day ages are measured at: YYYY-MM-DD, 'today' or 'as-of' (the base's date). "
+                   "Default: the game's rule (settings.age_date: the base's date, clarification 'age-date').")
 @click.option("--coverage/--no-coverage", default=None,
               help="Print the coverage report (default: when no card is given).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of tables.")
 @click.pass_obj
 def answers(settings: Settings, game: str, geo: str | None, position: str | None, fact: str | None,
-            on: str, coverage: bool | None, as_json: bool) -> None:
+            on: str | None, coverage: bool | None, as_json: bool) -> None:
     """List the footballers of GAME's reference base who answer a field."""
     from cardgen.content import load_game
     from cardgen.engines.footballers import (
-        AnswerIndex, coverage_report, deck_weights, load_reference_base,
+        AnswerIndex, age_date, coverage_report, deck_weights, load_reference_base,
     )
-    from cardgen.engines.head_game import age_date
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
@@ -53,7 +53,7 @@ def answers(settings: Settings, game: str, geo: str | None, position: str | None
             Locator(file=shown_path(loaded.root / "game.yaml", settings.content_dir.parent.resolve())))
     base = load_reference_base(loaded.data_path("players"), loaded.data_path("countries"),
                                display_root=settings.content_dir.parent)
-    day = age_date(on, base)
+    day = age_date(on or str(loaded.meta.settings.get("age_date", "as-of")), base)
     born = [p.born for p in base.players if p.born]
     if born and day < max(born):  # an age before a player's birth would print negative
         raise ContentError(f"--date {day.isoformat()} is before the birth of the base's youngest player "

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_vali
 from cardgen.content.loader import validate_document
 from cardgen.content.model import ID_PATTERN
 from cardgen.content.yamlsource import YamlDocument, read_yaml
+from cardgen.engines.footballer_checks import check_clubs, check_player
 from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
 
 if TYPE_CHECKING:
@@ -100,10 +101,30 @@ class Country(_Strict):
     )
 
 
+class ClubAbroad(_Strict):
+    """A club playing in another country's league (clarification 'club-country')."""
+
+    club: Text
+    home: Id = Field(description="Country the club is based in.")
+    league: Id = Field(description="Country of the league it plays in: its spells stand under it.")
+
+
+class League(_Strict):
+    """A national league a title names, and the countries whose clubs play in it."""
+
+    name: Text
+    countries: list[Id] = Field(min_length=1)
+
+
 class CountriesFile(_Strict):
-    """``countries.yaml``: every country id the base may use."""
+    """``countries.yaml``: every country id the base may use, clubs abroad and the
+    competitions titles may name (the checks of :mod:`footballer_checks`)."""
 
     countries: list[Country] = Field(min_length=1)
+    clubs_abroad: list[ClubAbroad] = Field(default_factory=list)
+    leagues: list[League] = Field(default_factory=list)
+    national_team_competitions: list[Text] = Field(default_factory=list)
+    european_club_competitions: list[Text] = Field(default_factory=list)
 
 
 class ClubSpell(_Strict):
@@ -120,6 +141,13 @@ class ClubSpell(_Strict):
         if self.to is not None and self.to < self.from_:
             raise ValueError(f"club spell ends ({self.to}) before it starts ({self.from_})")
         return self
+
+
+#: Fields a ``sources`` entry may explain: every field that decides an answer.
+SourcedField = Literal[
+    "born", "retired", "clubs", "national_team_trophies", "national_league_titles",
+    "european_club_trophies", "ballon_dor", "scored_in_final", "captain",
+]
 
 
 class Player(_Strict):
@@ -139,6 +167,10 @@ class Player(_Strict):
     ballon_dor: list[Year] | None
     scored_in_final: bool | None
     captain: bool | None
+    sources: dict[SourcedField, Text] = Field(
+        default_factory=dict,
+        description="Where a fact without a title list comes from (the final and year, the team "
+                    "captained), or why it is unknown (every null field needs one).")
     note: Text | None = None
 
 
@@ -220,6 +252,7 @@ def load_reference_base(
     if not files:
         errors.append(ContentError("no player files (*.yaml) found", Locator(file=shown(folder))))
     players: list[Player] = []
+    spells: list[tuple[str, str, Locator]] = []  # (club, country, where) for check_clubs
     sources: dict[str, Locator] = {}
     as_of: date | None = None
     as_of_where: Locator | None = None
@@ -245,6 +278,11 @@ def load_reference_base(
             players.append(player)
             if table is not None:
                 errors.extend(_check_countries(player, countries, doc, i))
+                errors.extend(check_player(player, table, loaded.as_of, doc, i))
+            spells.extend((spell.club, spell.country, doc.locate(("players", i, "clubs", j, "country")))
+                          for j, spell in enumerate(player.clubs or ()))
+    if table is not None:
+        errors.extend(check_clubs(spells, table, countries))
     if errors or as_of is None:
         raise ContentErrors(errors)
     return ReferenceBase(as_of=as_of, players=tuple(players), countries=countries, sources=sources)
@@ -263,6 +301,21 @@ def _check_countries(player: Player, countries: Mapping[str, Country],
 
 
 # --- matching ------------------------------------------------------------------------------
+
+
+def age_date(setting: str, base: ReferenceBase) -> date:
+    """The day ages are measured at: ``as-of`` (the base's date, the game's rule: clarification
+    'age-date'), ``today`` or an ISO date (both only for study)."""
+    if setting == "today":
+        return date.today()
+    if setting == "as-of":
+        return base.as_of
+    try:
+        return date.fromisoformat(setting)
+    except ValueError:
+        raise ContentError(f"age_date must be 'today', 'as-of' or a date YYYY-MM-DD, not {setting!r}",
+                           Locator(field="settings.age_date")) from None
+
 
 
 def age_on(born: date, on: date) -> int:

@@ -15,13 +15,18 @@ drawn from the state's RNG, so (seed, moves) replays a game exactly.
 
 A turn is a small state machine with one decision per move:
 
-``lay-first``  simple variant: lay a card before answering;
+``lay-first``  simple variant: lay a card before answering (not when the field came by
+               Transfer: it is answered as passed, clarification 'simple-transfer');
 ``start``      answer, answer under a Block, answer with Fergie Time from the start,
                or pass the field on (Transfer);
 ``fergie``     no answer came in the main time: play Fergie Time in its last
                seconds, or not;
 ``lay``        lay one regular card onto the field card of its type;
 ``punish``     after a right answer: play a Yellow or a Red card on the next player.
+
+Played actions other than Block go to ``action_pile``, which is never reshuffled into
+the deck (clarification 'action-pile'); a Transfer may be the last card (clarification
+'last-card-transfer').
 
 Players are matched quickly with bit masks: bit ``i`` stands for the base's
 ``i``-th player, and the answers to a field are the AND of three masks.
@@ -41,6 +46,7 @@ from cardgen.engines.footballers import (
     AnswerIndex,
     COUNTRY_CARDS,
     FACTS,
+    age_date,
     POSITION_CARDS,
     ReferenceBase,
     coverage_report,
@@ -115,7 +121,8 @@ class HeadGameEngine(Engine):
         self.simple = self.options["variant"] == "simple"
         self.hand_size = int(self.setting("hand_size"))
         self.rounds = int(self.setting("rounds")) if self.format == "points" else 1
-        self.penalty = int(self.setting("penalty_no_answer_simple" if self.simple else "penalty_no_answer"))
+        self.penalty = int(self.setting("penalty_no_answer"))
+        self.penalty_simple = int(self.setting("penalty_no_answer_simple"))
         self.penalty_offside = int(self.setting("penalty_offside"))
         self.draws = {"yellow": int(self.setting("yellow_draw")), "red": int(self.setting("red_draw"))}
         self.offside_forget = float(self.setting("offside_forget_rate"))
@@ -148,19 +155,6 @@ class HeadGameEngine(Engine):
 
     def bots(self) -> dict[str, Bot]:
         return {"random": random_bot, "greedy": greedy_bot}
-
-
-def age_date(setting: str, base: ReferenceBase) -> date:
-    """The day ages are measured at: ``today``, ``as-of`` (the base's date) or an ISO date."""
-    if setting == "today":
-        return date.today()
-    if setting == "as-of":
-        return base.as_of
-    try:
-        return date.fromisoformat(setting)
-    except ValueError:
-        raise ContentError(f"age_date must be 'today', 'as-of' or a date YYYY-MM-DD, not {setting!r}",
-                           Locator(field="settings.age_date")) from None
 
 
 def _cards(game: Game) -> list[HeadCard]:
@@ -210,6 +204,9 @@ class HeadGameState(GameState):
         self.field = {group: self.field[group] for group in FIELD_GROUPS}
         self.deck: list[str] = labels
         self.discard: list[str] = []
+        # played actions other than Block: the seed's separate pile under the field, out of
+        # the reshuffle (clarification 'action-pile')
+        self.action_pile: list[str] = []
         self.hands: list[list[str]] = [[] for _ in range(self.players)]
         for _ in range(self.engine.hand_size):
             for seat in range(self.players):
@@ -232,8 +229,11 @@ class HeadGameState(GameState):
         self.blocked = ""
         self.action_played = False
         self.answered_right = False
+        self.laid_first = False
         self.events["turns"] += 1
-        if self.engine.simple and self._regular_designs():
+        # a transferred field is answered as passed, so even in the simple variant the
+        # receiver answers before laying (clarification 'simple-transfer')
+        if self.engine.simple and self.transfer_origin < 0 and self._regular_designs():
             self.phase = LAY_FIRST
         else:
             self.phase = START
@@ -301,6 +301,7 @@ class HeadGameState(GameState):
         places = {
             "deck": list(self.deck),
             "discard": list(self.discard),
+            "action-pile": list(self.action_pile),
             "field": [card.label for card in self.field.values()],
         }
         for seat in range(self.players):
@@ -322,6 +323,7 @@ class HeadGameState(GameState):
             "blocked": self.blocked,
             "deck": list(self.deck),
             "discard": list(self.discard),
+            "action_pile": list(self.action_pile),
             "hands": [list(hand) for hand in self.hands],
             "out": list(self.out),
             "places": list(self.places),
@@ -331,6 +333,7 @@ class HeadGameState(GameState):
             "named": self.named,
             "action_played": self.action_played,
             "answered_right": self.answered_right,
+            "laid_first": self.laid_first,
             "used": format(self.used, "x"),
             "knowledge": [format(k, "x") for k in self.knowledge],
             "totals": list(self.totals),
@@ -350,6 +353,7 @@ class HeadGameState(GameState):
         other.field = dict(self.field)
         other.deck = list(self.deck)
         other.discard = list(self.discard)
+        other.action_pile = list(self.action_pile)
         other.hands = [list(hand) for hand in self.hands]
         other.out = list(self.out)
         other.skips = list(self.skips)
@@ -362,6 +366,7 @@ class HeadGameState(GameState):
         other.blocked = self.blocked
         other.action_played = self.action_played
         other.answered_right = self.answered_right
+        other.laid_first = self.laid_first
         other.phase = self.phase
         return other
 
@@ -449,6 +454,7 @@ class HeadGameState(GameState):
         self.field[card.group] = card
         self.transfer_origin = -1  # a new field: a transfer chain ends
         if self.phase == LAY_FIRST:
+            self.laid_first = True
             self.phase = START
         elif self._may_punish():
             self.phase = PUNISH
@@ -494,13 +500,14 @@ class HeadGameState(GameState):
         # a seat out of ideas sometimes names someone wrong; both cost the penalty
         wrong = self.rng.random() < self.engine.guess
         self.events["answers_wrong" if wrong else "answers_none"] += 1
-        self._draw(self.mover, self.engine.penalty)
+        # one card more when the card of the turn is already on the field (simple variant)
+        self._draw(self.mover, self.engine.penalty_simple if self.laid_first else self.engine.penalty)
         self.events["penalties"] += 1
         self._after_answer()
 
     def _after_answer(self) -> None:
         self.blocked = ""
-        if self.engine.simple and self.answered_right:
+        if self.laid_first and self.answered_right:
             # the card was laid before answering; only a Yellow or Red may follow
             if self._may_punish():
                 self.phase = PUNISH
@@ -520,7 +527,7 @@ class HeadGameState(GameState):
         label = next(label for label in sorted(self.hands[self.mover])
                      if cards[label].group == ACTION and cards[label].value == action)
         self._leave_hand(label)
-        self.discard.append(label)
+        (self.discard if action == "block" else self.action_pile).append(label)
         self.action_played = True
 
     def _leave_hand(self, label: str) -> None:

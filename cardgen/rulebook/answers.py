@@ -61,7 +61,7 @@ def answer_key(game: "Game", texts: "Texts", per_cell: int = PER_CELL) -> dict[s
     from cardgen.engines import footballers as fb
 
     players_dir = game.root / "players"
-    base, index = _answer_index(players_dir, _stamp(players_dir))
+    base, index = _answer_index(players_dir, _stamp(players_dir), _age_setting(game))
     cards = {c.attrs.get("country") or c.attrs.get("continent") or c.attrs.get("position")
              or c.attrs.get("fact"): c for c in game.cards if c.group != "action"}
     language = texts.language
@@ -93,6 +93,7 @@ def answer_key(game: "Game", texts: "Texts", per_cell: int = PER_CELL) -> dict[s
     return {
         "available": True,
         "as_of": base.as_of,
+        "ages_on": index.on,
         "positions": [name_of(p) for p in fb.POSITION_CARDS],
         "tables": tables,
         "answered": answered,
@@ -104,7 +105,12 @@ def warm_answer_key(game: "Game") -> None:
     """Read the reference base behind the answer key now (kept for the process)."""
     if available(game):
         players_dir = game.root / "players"
-        _answer_index(players_dir, _stamp(players_dir))
+        _answer_index(players_dir, _stamp(players_dir), _age_setting(game))
+
+
+def _age_setting(game: "Game") -> str:
+    """The game's rule for the day ages are measured at (clarification 'age-date')."""
+    return str(game.meta.settings.get("age_date", "as-of"))
 
 
 def _stamp(folder: Path) -> tuple:
@@ -113,9 +119,10 @@ def _stamp(folder: Path) -> tuple:
 
 
 @functools.lru_cache(maxsize=2)
-def _answer_index(players_dir: Path, stamp: tuple):
-    """The reference base and its answer index, read once per process (and per change)."""
+def _answer_index(players_dir: Path, stamp: tuple, age_setting: str):
+    """The reference base and its answer index (ages on the game's day), read once per
+    process (and per change)."""
     from cardgen.engines import footballers as fb
 
     base = fb.load_reference_base(players_dir)
-    return base, fb.AnswerIndex(base, base.as_of)
+    return base, fb.AnswerIndex(base, fb.age_date(age_setting, base))

@@ -277,3 +277,72 @@ def test_real_base_coverage_summary(real):
     coverage = AnswerIndex(real, GAME_DAY).coverage()
     assert coverage.total == 832
     assert coverage.many + coverage.some > coverage.none
+
+
+def test_real_base_counts_monaco_for_france_as_data(real):
+    # clarification 'club-country': the country table says where a club abroad plays
+    from cardgen.engines.footballers import CountriesFile
+    from cardgen.content.yamlsource import read_yaml
+
+    table = CountriesFile.model_validate(read_yaml(REAL.parent / "countries.yaml").data)
+    abroad = {club.club: (club.home, club.league) for club in table.clubs_abroad}
+    assert abroad["Monaco"] == ("monaco", "france") and abroad["Swansea City"] == ("wales", "england")
+    henry = real.player("thierry-henry")
+    assert henry.clubs[0].club == "Monaco" and fact_value(henry, "played-france", real.as_of) is True
+
+
+def test_ages_are_frozen_at_the_base_date_in_engine_answer_key_and_cli(real):
+    # clarification 'age-date': one day for every fact
+    import json
+
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+    from cardgen.content import load_game
+    from cardgen.engines.footballers import age_date
+    from cardgen.rulebook.answers import _age_setting
+
+    game = load_game(REAL.parent)
+    assert age_date(_age_setting(game), real) == real.as_of == date(2025, 6, 30)
+    result = CliRunner().invoke(cli, ["--content", str(REAL.parents[1]), "answers", "--json", "--no-coverage",
+                                      "--fact", "aged-25-or-under"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["date"] == "2025-06-30"
+    assert len(report["answers"]) == fact_counts(real, real.as_of)["aged-25-or-under"]
+    for language, shown in (("ru", "30.06.2025"), ("en", "30 June 2025"), ("de", "30.06.2025")):
+        for fact in ("aged-30-plus", "aged-25-or-under"):
+            assert shown in game.text(f"card.fact-{fact}.rule", language)
+
+
+def test_real_base_carries_the_corrections_of_issue_14(real):
+    day = real.as_of
+    assert fact_value(real.player("marc-andre-ter-stegen"), "national-team-trophy", day) is True
+    higuain = real.player("gonzalo-higuain")
+    assert "UEFA Europa League 2019" in higuain.european_club_trophies
+    assert "Serie A 2019" not in higuain.national_league_titles
+    assert "Eredivisie 1986" not in real.player("ronald-koeman").national_league_titles
+    assert "La Liga 2014" not in real.player("alvaro-morata").national_league_titles
+    assert fact_value(real.player("josko-gvardiol"), "european-trophy", day) is True
+    assert fact_value(real.player("leroy-sane"), "european-trophy", day) is True
+    assert fact_value(real.player("jay-jay-okocha"), "european-trophy", day) is True
+    for pid, also in (("kalidou-koulibaly", "france"), ("pierre-emerick-aubameyang", "france"),
+                      ("raphael-guerreiro", "france"), ("kenan-yildiz", "germany"),
+                      ("christian-pulisic", "croatia"), ("pepe", "brazil"), ("deco", "brazil"),
+                      ("riyad-mahrez", "france"), ("edouard-mendy", "france")):
+        assert also in real.player(pid).citizenship, pid
+    assert player_matches(real.player("christian-pulisic"), "eurasia", "forward", "european-trophy",
+                          on=day, continents=real.continent_map)
+    # true answers the base used to reject (unknown facts)
+    for pid, fact in (("gabriel-batistuta", "scored-in-final"), ("christian-vieri", "scored-in-final"),
+                      ("romario", "scored-in-final"), ("mesut-ozil", "captain"), ("jorginho", "captain")):
+        assert fact_value(real.player(pid), fact, day) is True, pid
+
+
+def test_youth_caps_do_not_make_a_player_english(real):
+    # clarification 'england-uk': Giggs played for England schoolboys, for Wales as a senior
+    giggs = real.player("ryan-giggs")
+    assert giggs.citizenship == ["wales"]
+    assert not player_matches(giggs, "england", "midfielder", "captain", on=real.as_of,
+                              continents=real.continent_map)
+    assert player_matches(giggs, "eurasia", "midfielder", "captain", on=real.as_of, continents=real.continent_map)

@@ -326,6 +326,28 @@ def test_a_transfer_as_the_last_card_empties_the_hand(game):
     assert state.out[0] and state.places == [0]
 
 
+def test_greedy_goes_out_on_a_last_card_transfer(game):
+    # clarification 'last-card-transfer': allowed, and the bot takes it
+    engine = make_engine(game)
+    state = position(engine, field=FR_FW_BALLON, hands=[["action-transfer"], HAND], knowledge=[BALLON, 0])
+    assert engine.bots()["greedy"](state, random.Random(1)) == ("transfer",)
+    apply_checked(engine, state, ("transfer",))
+    assert state.out[0] and state.current_player() == 1 and state.transfer_origin == 0
+
+
+def test_played_actions_but_block_go_to_the_action_pile_which_is_never_reshuffled(engine):
+    # clarification 'action-pile': the seed's separate pile under the field
+    hand = HAND + ["action-transfer"]
+    state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND + ["action-block"]], deck=[])
+    transfer = next(label for label in state.hands[0] if label.startswith("action-transfer"))
+    block = next(label for label in state.hands[1] if label.startswith("action-block"))
+    apply_checked(engine, state, ("transfer",))
+    assert state.action_pile == [transfer] and transfer not in state.discard
+    apply_checked(engine, state, ("block", GEO))  # no answer: the penalty reshuffles the discard
+    assert state.events["reshuffles"] == 1 and state.action_pile == [transfer]
+    assert transfer not in state.deck + state.hands[1] and block in state.deck + state.hands[1]
+
+
 # -- one on one, offside, the deck ---------------------------------------------------------------
 
 
@@ -423,6 +445,42 @@ def test_simple_variant_allows_naming_a_footballer_again(game):
     assert state.events["answers_right"] == 1 and state.current_player() == 1
     apply_checked(engine, state, ("lay", "country-france"), ("answer",))
     assert state.events["answers_right"] == 2 and state.named == "fr-forward-captain"
+
+
+def test_simple_variant_transfer_passes_the_laid_field_and_the_receiver_answers_it_first(game):
+    # clarification 'simple-transfer': the receiver answers the same combination, in the standard order
+    engine = make_engine(game, variant="simple")
+    state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain", "action-transfer"], HAND],
+                     knowledge=[0, CAPTAIN])
+    apply_checked(engine, state, ("lay", "fact-captain"), ("transfer",))
+    passed = {group: card.label for group, card in state.field.items()}
+    assert state.current_player() == 1 and state.phase == START  # no card laid first
+    apply_checked(engine, state, ("answer",))
+    assert {group: card.label for group, card in state.field.items()} == passed
+    assert state.named == "fr-forward-captain" and state.phase == LAY
+    apply_checked(engine, state, ("lay", "country-italy"))
+    assert state.current_player() == 0 and len(state.hands[1]) == 4
+
+
+def test_simple_variant_receiver_without_an_answer_draws_the_standard_penalty(game):
+    engine = make_engine(game, variant="simple")
+    state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain", "action-transfer"], HAND])
+    apply_checked(engine, state, ("lay", "fact-captain"), ("transfer",), ("answer",))
+    assert state.phase == LAY and len(state.hands[1]) == 5 + 2
+
+
+def test_a_tie_on_points_is_shared_by_every_seat_with_the_highest_total(game):
+    # clarification 'points-tie'
+    engine = make_engine(game)
+    state = position(engine, field=FR_FW_BALLON, hands=[["country-spain"], HAND, ["country-italy"]],
+                     knowledge=[BALLON, 0, 0])
+    state.round, state.totals = 3, [5, 11, 5]
+    apply_checked(engine, state, ("answer",), ("lay", "country-spain"))  # out: 7 points
+    apply_checked(engine, state, ("answer",), ("lay", "country-italy"))  # no answer: 6 cards, 1 point
+    apply_checked(engine, state, ("answer",))
+    apply_checked(engine, state, state.legal_moves()[0])  # seat 2 closes the lap
+    assert state.is_over() and state.totals[:2] == [12, 12] and state.totals[2] < 12
+    assert state.outcome().winners == (0, 1)
 
 
 # -- bots ------------------------------------------------------------------------------------------
