@@ -11,16 +11,17 @@ the job writes:
   :data:`SELECTION_ONLY`; a new option is an input unless listed there) and
   ``SOURCE_DATE_EPOCH``;
 * the job's function and arguments;
-* the content files it can read (:func:`game_inputs`): its game's folder and the content
+* the content files it can read (:class:`Inputs`): its game's folder and the content
   folder's own files outside every game folder (``common/``), and the layout folders, each
-  file by path and SHA-256.  Two exclusions make a one-language change rebuild one language:
-  a language's files in the game folder (``text/<lang>.yaml``, ``locale/<lang>.po``) feed
+  file by path and SHA-256.  Two exclusions make a change rebuild only what it feeds: a
+  language's files in the game folder (``text/<lang>.yaml``, ``locale/<lang>.po``) feed
   only the jobs of that language and of the game's source language (whose text stands in
   for missing translations and is what a PO entry was translated from; shared strings in
-  ``common/`` feed every job, as their PO entries name a source of their own); and another
-  game's own layout feeds no job of this
-  game unless this game's layout includes it.  Everything else in those folders feeds every
-  job of the game, so a file added, removed or changed is never missed.
+  ``common/`` feed every job, as their PO entries name a source of their own); and a layout
+  file (``*.yaml`` of the layout folders but the shop profiles, :data:`NOT_LAYOUTS`) feeds
+  the jobs of the games whose layout reads it (itself or through ``include:``) only.
+  Everything else in those folders feeds every job of the game, so a file added, removed or
+  changed is never missed.
 
 A job that renders several languages (``langs`` in its arguments: the shop PNGs, the answer
 keys) is hashed per language and rerun for the languages whose inputs changed only; each
@@ -51,6 +52,8 @@ SELECTION_ONLY = frozenset({"games", "langs", "papers", "inks", "producers", "wo
 #: Libraries whose version can change a file's bytes.
 LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "pyphen", "babel", "jinja2", "pydantic", "pyyaml",
              "pypdf", "fonttools")
+#: Files of the layout folders that are not layouts: they feed every job (the shop profiles).
+NOT_LAYOUTS = frozenset({"printers.yaml"})
 #: Larger files are hashed by size only (the loader refuses them anyway, capped far lower).
 MAX_HASHED_BYTES = 256 * 1024 * 1024
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -148,6 +151,7 @@ class Inputs:
 
     def __init__(self, options, games: dict[str, Any]):
         self.options = options
+        self._digests: dict[Path, str] = {}
         self.base = {"cardgen": code_fingerprint(), "options": options_fingerprint(options)}
         content_dir = Path(options.content_dir)
         game_ids = set(games)
@@ -162,11 +166,16 @@ class Inputs:
             files = [("content", "/".join(parts), None, digest) for parts, digest in shared]
             files += [("content", "/".join(parts), language_of(parts[1:]), _file_digest(path))
                       for parts, path in content if parts[0] == game_id]
-            others = self._other_layouts(game, all_games - {game_id}, layout_dirs)
+            unused = self._unused_layouts(game, layout_dirs)
             for where, folder in layout_dirs:
-                files += [(where, "/".join(parts), None, _file_digest(path)) for path, parts in _files(folder)
-                          if path.resolve() not in others]
+                files += [(where, "/".join(parts), None, self._digest(path)) for path, parts in _files(folder)
+                          if path.resolve() not in unused]
             self.games[game_id] = _GameFiles(sorted(files), frozenset({game.meta.source_language}))
+
+    def _digest(self, path: Path) -> str:
+        if path not in self._digests:
+            self._digests[path] = _file_digest(path)
+        return self._digests[path]
 
     def _layout_dirs(self) -> list[tuple[str, Path]]:
         from cardgen.render.layout import TEMPLATES_DIR
@@ -176,8 +185,8 @@ class Inputs:
             folders.append(("cardgen-templates", TEMPLATES_DIR))  # includes fall back to cardgen's own
         return [(where, folder) for where, folder in folders if folder.is_dir()]
 
-    def _other_layouts(self, game, others: set[str], layout_dirs: list[tuple[str, Path]]) -> set[Path]:
-        """Other games' own layout files that this game's layout does not read."""
+    def _unused_layouts(self, game, layout_dirs: list[tuple[str, Path]]) -> set[Path]:
+        """The layout files of the layout folders that this game's layout does not read."""
         from cardgen.errors import CardgenError
         from cardgen.render.layout import layout_path, load_layout
 
@@ -186,7 +195,9 @@ class Inputs:
                                                            self.options.templates_dir).documents}
         except CardgenError:
             return set()  # a broken layout: every file counts, and the job reports the error
-        return {(folder / f"{other}.yaml").resolve() for other in others for _, folder in layout_dirs} - read
+        found = {path.resolve() for _, folder in layout_dirs for path in folder.glob("*.yaml")
+                 if path.name not in NOT_LAYOUTS}
+        return found - read
 
     def of(self, job, langs: tuple[str, ...] | None) -> str:
         """The hash of ``job``'s inputs; ``langs`` replaces its ``langs`` argument (one language of it)."""
