@@ -49,6 +49,9 @@ from cardgen.content.safefile import UnsafeFile, read_capped
 #: Options that choose which jobs run (or how), never what a job writes: not inputs.
 SELECTION_ONLY = frozenset({"games", "langs", "papers", "inks", "producers", "workers", "staging_dir",
                             "content_dir", "templates_dir", "force"})
+#: Producers whose files name the output folder (Tabletop Simulator's file:// image addresses):
+#: for them, and only them, where it is is an input.
+ADDRESSED = frozenset({"tabletop"})
 #: Libraries whose version can change a file's bytes.
 LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "pyphen", "babel", "jinja2", "pydantic", "pyyaml",
              "pypdf", "fonttools")
@@ -113,7 +116,7 @@ def code_fingerprint() -> str:
 def options_fingerprint(options) -> dict[str, Any]:
     """The options that change what a job writes (see :data:`SELECTION_ONLY`)."""
     values = {f.name: getattr(options, f.name) for f in dataclasses.fields(options) if f.name not in SELECTION_ONLY}
-    values["out_dir"] = str(Path(values["out_dir"]).resolve())  # tabletop files may name their own address
+    values.pop("out_dir")  # the same files wherever they go (but see ADDRESSED)
     values["SOURCE_DATE_EPOCH"] = os.environ.get("SOURCE_DATE_EPOCH")
     return values
 
@@ -211,7 +214,9 @@ class Inputs:
             files = self.games[game_id].for_languages(wanted)
         else:  # not a job of one game: everything any game reads
             files = sorted({file for game in self.games.values() for file in game.for_languages(None)})
-        return _digest({**self.base, "producer": job.producer, "func": job.func, "args": args, "files": files})
+        where = str(Path(self.options.out_dir).resolve()) if job.producer in ADDRESSED else None
+        return _digest({**self.base, "producer": job.producer, "func": job.func, "args": args, "files": files,
+                        "out_dir": where})
 
 
 def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[str, Any]],

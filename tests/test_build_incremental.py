@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from cardgen.build import BuildOptions, build
+from cardgen.build import PRODUCERS, BuildOptions, Job, build
 from cardgen.cli import cli
+from cardgen.errors import RenderError
 from cardgen.incremental import Inputs
 from cardgen.render.layout import TEMPLATES_DIR
 
@@ -54,16 +55,12 @@ def _edit(path: Path, old: str, new: str) -> None:
 
 
 def _same_as_clean(content: Path, out: Path, **changes) -> None:
-    """A clean build into the same folder (its path is an input) writes what ``out`` holds."""
-    incremental = out.with_name(out.name + "-incremental")
-    out.rename(incremental)
-    try:
-        result = build(_options(content, out, **changes))
-        assert result.unchanged == 0 and result.skipped == 0
-        assert _files(out) == _files(incremental)
-    finally:
-        shutil.rmtree(out)
-        incremental.rename(out)
+    """A clean build writes what ``out`` holds, every file and the manifest."""
+    clean = out.with_name(out.name + "-clean")
+    result = build(_options(content, clean, **changes))
+    assert result.unchanged == 0 and result.skipped == 0
+    assert _files(clean) == _files(out)
+    shutil.rmtree(clean)
 
 
 def test_incremental_build_equals_a_clean_one_after_each_kind_of_change(project, tmp_path):
@@ -134,6 +131,30 @@ def test_changed_or_missing_outputs_and_force_rerun(project, tmp_path):
     assert result.ran == ["klepka en pnp a4", "quiz en shop-pdf"]
     forced = build(_options(project, out, langs=("en",), force=True))
     assert forced.skipped == 0 and forced.unchanged == 0 and len(forced.ran) == result.skipped + len(result.ran)
+
+
+def plan_failing(options, game, langs):
+    return [Job("failing", f"{game.id} failing", f"{__name__}:failing_job", (("game_id", game.id),), cost=-1.0)]
+
+
+def failing_job(options, game_id: str):
+    raise RenderError("deliberate failure")
+
+
+def test_a_failed_incremental_build_leaves_the_output_as_it_was(project, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    build(_options(project, out, games=("quiz",)))
+    before = _files(out)
+    _edit(project / "quiz" / "text" / "en.yaml", "\n", "\n# touched\n")
+    monkeypatch.setitem(PRODUCERS, "failing", f"{__name__}:plan_failing")
+    progress = []
+    with pytest.raises(RenderError, match="deliberate failure"):
+        build(_options(project, out, games=("quiz",), workers=1, producers=("cards", "failing")),
+              lambda done, total, label: progress.append(label))
+    assert any(" en " in label for label in progress)  # the changed language's jobs had run
+    assert _files(out) == before
+    monkeypatch.delitem(PRODUCERS, "failing")
+    assert build(_options(project, out, games=("quiz",))).ran  # and still run next time
 
 
 def test_cardgen_itself_is_an_input(project, tmp_path, monkeypatch):
