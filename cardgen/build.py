@@ -240,12 +240,15 @@ def _warm_up(options: BuildOptions, jobs: list[Job]) -> None:
     reference data, imports): forked workers inherit it instead of each loading it again.
 
     A producer module opts in with ``warm_up(options, jobs)``; it must not start threads.
+    A producer with one job to run is not warmed up: its worker loads the same once, while
+    the other workers already start on their jobs (an incremental build's few jobs).
     """
     for name in sorted({job.producer for job in jobs}):
         module = importlib.import_module(PRODUCERS[name].split(":")[0])
         warm = getattr(module, "warm_up", None)
-        if warm is not None:
-            warm(options, [job for job in jobs if job.producer == name])
+        own = [job for job in jobs if job.producer == name]
+        if warm is not None and len(own) > 1:
+            warm(options, own)
 
 
 def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
