@@ -26,7 +26,9 @@ exit).  Failures before any job runs (planning, ``--strict``) do not create a
 staging folder at all.
 
 Rebuilding with the same inputs gives byte-identical files
-(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).
+(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).  So a job whose inputs are unchanged
+since it wrote its files, still in place, is skipped and its manifest entries kept
+(:mod:`cardgen.incremental`); the manifest is the same as a clean build's.
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import stat
 from dataclasses import dataclass, replace
 from importlib import metadata
 from pathlib import Path
@@ -57,8 +58,8 @@ LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "pyphen", "babel"
              "pypdf", "fonttools")
 #: Files of the layout folders that are not layouts: they feed every job (the shop profiles).
 NOT_LAYOUTS = frozenset({"printers.yaml"})
-#: Larger files are hashed by size only (the loader refuses them anyway, capped far lower).
-MAX_HASHED_BYTES = 256 * 1024 * 1024
+#: A larger input counts by its size (named in the reason it is not read; the loader caps far lower).
+MAX_HASHED_BYTES = 64 * 1024 * 1024
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
@@ -76,9 +77,10 @@ def _digest(payload: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _file_digest(path: Path) -> str:
+def _file_digest(path: Path, root: Path | None = None) -> str:
+    """The SHA-256 of a file inside ``root`` (a symlink out of it is not followed)."""
     try:
-        return hashlib.sha256(read_capped(path, MAX_HASHED_BYTES)).hexdigest()
+        return hashlib.sha256(read_capped(path, MAX_HASHED_BYTES, root=root)).hexdigest()
     except UnsafeFile as problem:  # a FIFO, a huge file: its state is the input (the job reports it)
         return f"unreadable: {problem}"
 
@@ -97,7 +99,7 @@ def _files(folder: Path) -> Iterable[tuple[Path, tuple[str, ...]]]:
 def _hashed_tree(folder: Path) -> list[tuple[str, str]]:
     if not folder.is_dir():
         return []
-    return [("/".join(parts), _file_digest(path)) for path, parts in _files(folder)]
+    return [("/".join(parts), _file_digest(path, folder)) for path, parts in _files(folder)]
 
 
 def code_fingerprint() -> str:
@@ -162,22 +164,22 @@ class Inputs:
 
         all_games = set(discover_games(content_dir)) | game_ids
         content = [(parts, path) for path, parts in _files(content_dir)] if content_dir.is_dir() else []
-        shared = [(parts, _file_digest(path)) for parts, path in content if parts[0] not in all_games]
+        shared = [(parts, _file_digest(path, content_dir)) for parts, path in content if parts[0] not in all_games]
         layout_dirs = self._layout_dirs()
         self.games: dict[str, _GameFiles] = {}
         for game_id, game in games.items():
             files = [("content", "/".join(parts), None, digest) for parts, digest in shared]
-            files += [("content", "/".join(parts), language_of(parts[1:]), _file_digest(path))
+            files += [("content", "/".join(parts), language_of(parts[1:]), _file_digest(path, content_dir))
                       for parts, path in content if parts[0] == game_id]
             unused = self._unused_layouts(game, layout_dirs)
             for where, folder in layout_dirs:
-                files += [(where, "/".join(parts), None, self._digest(path)) for path, parts in _files(folder)
+                files += [(where, "/".join(parts), None, self._digest(path, folder)) for path, parts in _files(folder)
                           if path.resolve() not in unused]
             self.games[game_id] = _GameFiles(sorted(files), frozenset({game.meta.source_language}))
 
-    def _digest(self, path: Path) -> str:
+    def _digest(self, path: Path, root: Path) -> str:
         if path not in self._digests:
-            self._digests[path] = _file_digest(path)
+            self._digests[path] = _file_digest(path, root)
         return self._digests[path]
 
     def _layout_dirs(self) -> list[tuple[str, Path]]:
@@ -270,8 +272,15 @@ def _on_disk(out_dir: Path, entry: dict[str, Any]) -> bool:
     path = entry.get("path")  # read back from disk: a damaged manifest must not name a file elsewhere
     if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):
         return False
+    digest = hashlib.sha256()
     try:
-        data = read_capped(out_dir / path, MAX_HASHED_BYTES)
-    except UnsafeFile:
+        # opened without blocking or following a symlink, checked on the handle: never a FIFO or device
+        fd = os.open(out_dir / path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:  # no cap: our own files, as big as a game makes them
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                return False
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                digest.update(block)
+    except (OSError, ValueError):
         return False
-    return hashlib.sha256(data).hexdigest() == entry.get("sha256")
+    return digest.hexdigest() == entry.get("sha256")
