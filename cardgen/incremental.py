@@ -124,12 +124,13 @@ def options_fingerprint(options) -> dict[str, Any]:
 
 
 def language_of(parts: tuple[str, ...]) -> str | None:
-    """The language a content file holds text of (``text/<lang>.yaml``, ``locale/<lang>.po``), else None."""
+    """The language a file of a game folder (path parts inside it) holds text of:
+    ``text/<lang>.yaml`` and ``locale/<lang>.po``, where the loader reads them; else None."""
     from cardgen.content.loader import TEXT_DIR
     from cardgen.content.translations import LOCALE_DIR
 
-    if len(parts) >= 2:
-        folder, name = parts[-2], parts[-1]
+    if len(parts) == 2:
+        folder, name = parts
         if folder == TEXT_DIR and name.endswith(".yaml"):
             return name[: -len(".yaml")]
         if folder == LOCALE_DIR and name.endswith(".po"):
