@@ -26,7 +26,9 @@ exit).  Failures before any job runs (planning, ``--strict``) do not create a
 staging folder at all.
 
 Rebuilding with the same inputs gives byte-identical files
-(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).
+(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).  So a job whose inputs are unchanged
+since it wrote its files, still in place, is skipped and its manifest entries kept
+(:mod:`cardgen.incremental`); the manifest is the same as a clean build's.
 """
 
 from __future__ import annotations
@@ -79,6 +81,7 @@ class BuildOptions:
     tabletop: tuple[str, ...] = ()  # digital-table formats (tts, sprites; cardgen.render.tabletop); empty: none
     tabletop_url: str | None = None  # where the output folder is served, for TTS image addresses; None: file://
     staging_dir: Path | None = None  # set by build(): where write_artefact writes; None: out_dir itself
+    force: bool = False  # rerun every job, even those whose inputs are unchanged (cardgen.incremental)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ class Job:
     args: tuple[tuple[str, Any], ...] = ()
     cost: float = 1.0  # rough relative time; bigger jobs start first
     targets: tuple[tuple[str, str | None], ...] = ()  # (game, lang) pairs whose files this job rewrites
+    inputs: tuple[tuple[str | None, str], ...] = ()  # language (None: all) -> hash of its inputs, set by build()
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,12 @@ class Artefact:
         data.update(dict(self.extra))
         return data
 
+    @classmethod
+    def from_entry(cls, entry: dict[str, Any]) -> "Artefact":
+        names = [f for f in cls.__dataclass_fields__ if f != "extra"]
+        return cls(*(entry.get(name) for name in names),
+                   extra=tuple(sorted((k, v) for k, v in entry.items() if k not in names)))
+
 
 @dataclass
 class BuildResult:
@@ -118,6 +128,9 @@ class BuildResult:
     workers: int
     removed: list[str] = field(default_factory=list)
     recovered: list[str] = field(default_factory=list)  # what was cleaned up after builds that died
+    unchanged: int = 0  # files of ``artefacts`` kept from an earlier build (their jobs' inputs are unchanged)
+    skipped: int = 0  # jobs skipped whole; ``jobs`` counts those that ran
+    ran: list[str] = field(default_factory=list)  # labels of the jobs that ran
 
 
 def write_artefact(options: BuildOptions, relpath: str, data: bytes, *, game: str, kind: str, lang: str | None,
@@ -222,12 +235,15 @@ def _warm_up(options: BuildOptions, jobs: list[Job]) -> None:
     reference data, imports): forked workers inherit it instead of each loading it again.
 
     A producer module opts in with ``warm_up(options, jobs)``; it must not start threads.
+    A producer with one job to run is not warmed up: its worker loads the same once, while
+    the other workers already start on their jobs (an incremental build's few jobs).
     """
     for name in sorted({job.producer for job in jobs}):
         module = importlib.import_module(PRODUCERS[name].split(":")[0])
         warm = getattr(module, "warm_up", None)
-        if warm is not None:
-            warm(options, [job for job in jobs if job.producer == name])
+        own = [job for job in jobs if job.producer == name]
+        if warm is not None and len(own) > 1:
+            warm(options, own)
 
 
 def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
@@ -261,27 +277,35 @@ def _raise(job: Job, payload) -> None:
 
 def build(options: BuildOptions, progress: Callable[[int, int, str], None] | None = None) -> BuildResult:
     """Run every producer's jobs into a staging folder and, when all succeed, put their files
-    and the manifest in place; raise on the first failure, leaving the output folder as it was."""
+    and the manifest in place; raise on the first failure, leaving the output folder as it was.
+
+    A job whose inputs are unchanged since the build that wrote its files, still in place, is
+    skipped and its files kept (:mod:`cardgen.incremental`); ``options.force`` runs them all."""
+    from cardgen.incremental import plan_reuse
+
     start = time.perf_counter()
     _forget_cached_inputs()
     if options.templates_dir is None:
         from cardgen.render.layout import default_templates_dir
 
         options = replace(options, templates_dir=default_templates_dir(options.content_dir))
-    jobs = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
+    planned = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
     if options.strict:
-        check_translations(options, jobs)
+        check_translations(options, planned)
+    games = {game: load_game_cached(options.content_dir, game) for job in planned for game, _ in job.targets}
+    reuse = plan_reuse(options, planned, games, _manifest_entries(options.out_dir), options.force)
+    jobs = reuse.run
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))
-    if workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork":
+    if jobs and (workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork"):
         _warm_up(options, jobs)
-    targets = {(job.producer, *t) for job in jobs for t in job.targets}
+    targets = {(job.producer, *t) for job in planned for t in job.targets}
     removed: list[str] = []
 
     def decide(staging: Path, artefacts: list[Artefact]) -> CommitPlan:
         from cardgen.index_page import INDEX_PAGE, index_html
 
-        text, stale = _manifest(options, artefacts, targets)
+        text, stale = _manifest(options, artefacts, targets, reuse.kept)
         write_text_atomic(staging / MANIFEST, text)
         # output/index.html, a view of the manifest (so not listed in it), goes in with the files
         write_text_atomic(staging / INDEX_PAGE, index_html(json.loads(text)["files"], options.content_dir))
@@ -291,8 +315,10 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     with StagedUpdate(options.out_dir) as staged:
         artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
         staged.commit(lambda: decide(staged.path, artefacts))
-    return BuildResult(sorted(artefacts, key=lambda a: a.path), options.out_dir / MANIFEST,
-                       time.perf_counter() - start, len(jobs), workers, removed, staged.recovered)
+    kept = [Artefact.from_entry(entry) for entry in reuse.kept]
+    return BuildResult(sorted(artefacts + kept, key=lambda a: a.path), options.out_dir / MANIFEST,
+                       time.perf_counter() - start, len(jobs), workers, removed, staged.recovered,
+                       unchanged=len(kept), skipped=reuse.skipped, ran=sorted(job.label for job in jobs))
 
 
 def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,
@@ -357,29 +383,46 @@ def _end_with_parent() -> None:
 
 
 def _tag(job: Job, artefacts: list[Artefact]) -> list[Artefact]:
-    return [replace(a, extra=tuple(sorted(dict(a.extra, producer=job.producer).items()))) for a in artefacts]
+    """The producer and the hash of the job's inputs (for the file's language) on each artefact."""
+    inputs = dict(job.inputs)
+
+    def tags(a: Artefact) -> dict[str, Any]:
+        found = inputs.get(a.lang, inputs.get(None))
+        return dict(a.extra, producer=job.producer, **({"inputs": found} if found else {}))
+
+    return [replace(a, extra=tuple(sorted(tags(a).items()))) for a in artefacts]
 
 
-def _manifest(options: BuildOptions, artefacts: list[Artefact], targets: set) -> tuple[str, list[str]]:
-    """The manifest's text -- this build's files plus earlier entries for games and languages
-    not rebuilt -- and the files of the output folder it makes stale (relative paths).
+def _manifest_entries(out_dir: Path) -> list:
+    """The entries of the output folder's manifest (none when it is missing or unreadable)."""
+    path = out_dir / MANIFEST
+    if not path.is_file():
+        return []
+    try:
+        old = json.loads(path.read_text("utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return []
+    return old if isinstance(old, list) else []
+
+
+def _manifest(options: BuildOptions, artefacts: list[Artefact], targets: set,
+              kept: list[dict[str, Any]] = ()) -> tuple[str, list[str]]:
+    """The manifest's text -- this build's files, the files it kept (``kept``, entries of
+    skipped jobs) plus earlier entries for games and languages not rebuilt -- and the files
+    of the output folder it makes stale (relative paths).
 
     Reads the output folder and changes nothing: the commit deletes the stale files."""
-    path = options.out_dir / MANIFEST
     entries = {a.path: a.entry() for a in artefacts}
-    if path.is_file():
-        try:
-            old = json.loads(path.read_text("utf-8")).get("files", [])
-        except (OSError, ValueError, AttributeError):
-            old = []
-        for entry in old:
-            if not isinstance(entry, dict) or entry.get("path") in entries:
-                continue
-            producer = entry.get("producer")
-            if any((p, g, lang) == (producer or p, entry.get("game"), entry.get("lang")) for p, g, lang in targets):
-                continue  # rebuilt by this build's producer for that game and language
-            if (options.out_dir / str(entry.get("path"))).is_file():
-                entries[entry["path"]] = entry
+    for entry in kept:
+        entries.setdefault(entry["path"], entry)
+    for entry in _manifest_entries(options.out_dir):
+        if not isinstance(entry, dict) or entry.get("path") in entries:
+            continue
+        producer = entry.get("producer")
+        if any((p, g, lang) == (producer or p, entry.get("game"), entry.get("lang")) for p, g, lang in targets):
+            continue  # rebuilt by this build's producer for that game and language
+        if (options.out_dir / str(entry.get("path"))).is_file():
+            entries[entry["path"]] = entry
     # files of the rebuilt games and languages that this build did not write are stale
     stale: list[str] = []
     for game, lang in sorted({(g, lang) for _, g, lang in targets}, key=str):

@@ -134,7 +134,7 @@ def test_a_build_failing_after_jobs_finished_leaves_the_output_identical(decks, 
     monkeypatch.setenv("CARDGEN_TEST_STAGED", str(staged))
     done = []
     options = BuildOptions(content_dir=decks, out_dir=out, workers=workers, langs=("ru",), papers=("a4",),
-                           producers=("cards", "failing"))
+                           producers=("cards", "failing"), force=True)  # the previous build's jobs run again
     with pytest.raises(RenderError, match="deliberate failure"):
         build(options, lambda finished, total, label: done.append(finished))
     assert staged.read_text("utf-8").strip()  # other jobs had written their files when it failed
@@ -167,7 +167,7 @@ def test_a_dead_worker_fails_the_build_and_leaves_the_output_identical(decks, tm
     monkeypatch.setitem(PRODUCERS, "failing", f"{__name__}:plan_worker_death")
     with pytest.raises(RenderError, match=r"a worker process died .* job\(s\) unfinished: .*quiz failing"):
         build(BuildOptions(content_dir=decks, out_dir=out, workers=2, langs=("ru",), papers=("a4",),
-                           producers=("cards", "failing")))
+                           producers=("cards", "failing"), force=True))
     assert _snapshot(out) == before
     assert _leftovers(tmp_path) == []
 
@@ -260,7 +260,7 @@ def test_a_build_killed_mid_way_leaves_the_output_identical_and_the_next_build_c
     _previous_build(decks, out)
     before = _snapshot(out)
     process = _cli(tmp_path, "sleep", decks, out, "--lang", "ru", "--paper", "a4", "-j", "2",
-                   "--only", "cards", "--only", "failing")
+                   "--only", "cards", "--only", "failing", "--force")
     try:
         deadline = time.monotonic() + 60
         staged: list[Path] = []

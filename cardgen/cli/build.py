@@ -57,11 +57,13 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--strict", is_flag=True,
               help="Fail (exit 1, no file written) on missing, fuzzy or overflowing text in any language built.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
+@click.option("--force", is_flag=True,
+              help="Rebuild every file, also those whose inputs (content, layouts, options, cardgen) are unchanged.")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], inks: tuple[str, ...], profile: str,
           printers: tuple[str, ...], producers: tuple[str, ...], strict: bool, jobs: int | None, tabletop: tuple[str, ...],
-          tabletop_url: str | None) -> None:
+          tabletop_url: str | None, force: bool) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
     OUT/manifest.json.  Card sheets for digital tables (--tabletop) are written
@@ -72,6 +74,10 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     as it was (the next build removes what a killed one left).  A language
     with missing or fuzzy translations builds with the game's source text in
     their place and a warning at the end; --strict makes that an error.
+
+    A job whose inputs (the content and layout files it depends on, the options,
+    cardgen itself) are unchanged since it wrote its files, still in OUT as
+    written, is skipped and its files kept; --force rebuilds everything.
     """
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
@@ -100,6 +106,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         strict=strict,
         tabletop=tuple(dict.fromkeys(tabletop)),
         tabletop_url=tabletop_url,
+        force=force,
     )
     bar = None
     if sys.stderr.isatty():
@@ -154,5 +161,7 @@ def _summary(result) -> None:
         click.echo(f"note: {note}")
     if result.removed:
         click.echo(f"removed {len(result.removed)} stale file(s)")
-    click.secho(f"{len(result.artefacts)} files in {result.seconds:.1f} s ({result.jobs} jobs on {result.workers} "
-                f"worker(s)); manifest: {result.manifest}", fg="green")
+    written = len(result.artefacts) - result.unchanged
+    click.secho(f"{written} files written, {result.unchanged} unchanged in {result.seconds:.1f} s ({result.jobs} jobs "
+                f"run on {result.workers} worker(s), {result.skipped} skipped); manifest: {result.manifest}",
+                fg="green")

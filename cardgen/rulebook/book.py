@@ -36,13 +36,13 @@ from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
 from cardgen.rulebook import answers, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
+from cardgen.rulebook.produce import PAPERS
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 FONTS_DIR = Path(__file__).resolve().parents[1] / "fonts"
-PAPERS = ("a4", "a5")
 #: The documents rendered from templates/rulebook/: the template names to try, in order.
 PARTS = {"rulebook": ("{game}.html.j2", "rulebook.html.j2"), "answer-key": ("answer-key.html.j2",)}
 FONT_FILES = {

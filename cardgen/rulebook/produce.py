@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from cardgen.rulebook import answers
-from cardgen.rulebook.book import PAPERS, Rulebook, build_answer_key, build_rulebook
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
+    from cardgen.rulebook.book import Rulebook
+
+#: The papers of every rulebook.  Here, not in the book module, so that planning the jobs
+#: (and a build that finds every rulebook up to date) does not import WeasyPrint.
+PAPERS = ("a4", "a5")
 
 
 # --- the build's producer (registered in cardgen.build.PRODUCERS) ---------------------------
@@ -63,6 +67,7 @@ def warm_up(options, jobs: list) -> None:
 def rulebook_job(options, game_id: str, lang: str) -> list:
     """Render the rulebooks of one language on every paper (kind: rulebook)."""
     from cardgen.build import load_game_cached, write_artefact
+    from cardgen.rulebook.book import build_rulebook
 
     game = load_game_cached(options.content_dir, game_id)
     written = []
@@ -75,7 +80,7 @@ def rulebook_job(options, game_id: str, lang: str) -> list:
     return written
 
 
-def _fallback(book: Rulebook) -> dict:
+def _fallback(book: "Rulebook") -> dict:
     """The manifest's note of messages printed in the source language for want of a translation."""
     fallback = sorted({w.key for w in book.warnings})
     extra: dict = {"fallback": len(fallback)}
@@ -87,6 +92,7 @@ def _fallback(book: Rulebook) -> dict:
 def answer_key_job(options, game_id: str, langs: tuple[str, ...]) -> list:
     """Render head-game's answer key booklet in each language (kind: answer-key)."""
     from cardgen.build import load_game_cached, write_artefact
+    from cardgen.rulebook.book import build_answer_key
 
     game = load_game_cached(options.content_dir, game_id)
     written = []
