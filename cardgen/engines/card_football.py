@@ -26,11 +26,19 @@ case of the seed's priority list that holds, and the state carries it out:
 8. corner (the card lands third on a column whose first card has its rank):
    2 extra moves.
 
-Interpretations the content does not spell out (see the engine report):
-"the turn passes" forfeits extra moves still owed; extra moves granted while
-others are owed add up; the unavailable columns are those taken from during
-the player's current run of consecutive takes, or, before the run's first
-take, the column of their last take.
+Every reading the seed leaves open is a clarification in the content, printed
+in the rulebook: "the turn passes" forfeits extra moves still owed
+(extra-moves-forfeit); extra moves granted while others are owed add up
+(extra-moves-add-up); the unavailable columns are those taken from during the
+player's current run of consecutive takes, or, before the run's first take,
+the column of their last take (unavailable-columns); a goal from a shot does
+not pass the turn (shot-goal-turn); seat 0 kicks off the first half and the
+periods alternate (kick-off, actives-between-halves, extra-time).
+
+The setting ``extra_time_max`` is no rule but a guard on simulated matches:
+after that many goalless extra-time periods the match ends as a draw with the
+reason "extra time limit".  About one period in twenty ends goalless, so the
+guard is never reached in practice and the rulebook does not print it.
 """
 
 from __future__ import annotations
