@@ -14,8 +14,7 @@ A move is a tuple, sorted by its first item:
   none or the deck is empty, in which case the take ends the game).
 
 Only the first copy of each special kind in a hand is offered, since copies
-play alike.  Rule options read from ``self.options``: ``marker-start``,
-``take-when``, ``refill``, ``target-to-heap``, ``specials-count``.
+play alike.  Rule options read from ``self.options``: ``take-when``, ``refill``, ``target-to-heap``, ``specials-count``.
 """
 
 from __future__ import annotations
@@ -146,8 +145,8 @@ class HimmelState(GameState):
             hand.sort()
         for stack in self.target_stacks:  # laid left to right in the order drawn
             stack.append(self._starting_target())
-        # marker-start: "first-drawn" (seed) and "left" both name pile 0 here,
-        # because the engine lays the targets left to right as they are drawn.
+        # Clarification marker-start: the first target drawn, which is also the
+        # left one, since the targets are laid left to right as they are drawn.
         self.marker = 0
 
     def _starting_target(self) -> str:
@@ -400,7 +399,9 @@ class HimmelState(GameState):
 
     def _refill(self, player: int) -> None:
         hand, deck = self.hands[player], self.deck
-        wanted = self.engine.hand_size - len(hand) if self.engine.refill_to_hand_size else 1
+        wanted = self.engine.hand_size - len(hand)
+        if not self.engine.refill_to_hand_size:
+            wanted = min(wanted, 1)  # clarification refill: one card, never above the hand size
         for _ in range(min(wanted, len(deck))):  # an empty range when nothing is wanted
             bisect.insort(hand, deck.pop())  # as _insert does
 
