@@ -26,11 +26,19 @@ case of the seed's priority list that holds, and the state carries it out:
 8. corner (the card lands third on a column whose first card has its rank):
    2 extra moves.
 
-Interpretations the content does not spell out (see the engine report):
-"the turn passes" forfeits extra moves still owed; extra moves granted while
-others are owed add up; the unavailable columns are those taken from during
-the player's current run of consecutive takes, or, before the run's first
-take, the column of their last take.
+Every reading the seed leaves open is a clarification in the content, printed
+in the rulebook: "the turn passes" forfeits extra moves still owed
+(extra-moves-forfeit); extra moves granted while others are owed add up
+(extra-moves-add-up); the unavailable columns are those taken from during the
+player's current run of consecutive takes, or, before the run's first take,
+the column of their last take (unavailable-columns); a goal from a shot does
+not pass the turn (shot-goal-turn); seat 0 kicks off the first half and the
+periods alternate (kick-off, actives-between-halves, extra-time).
+
+The setting ``extra_time_max`` is no rule but a guard on simulated matches:
+after that many goalless extra-time periods the match ends as a draw with the
+reason "extra time limit".  About one period in twenty ends goalless, so the
+guard is never reached in practice and the rulebook does not print it.
 """
 
 from __future__ import annotations
@@ -129,6 +137,11 @@ class CardFootballEngine(Engine):
         self.rank_of: dict[str, int] = {}  # label -> position in the rank order
         self.rank_name: dict[str, str] = {}
         self._read_deck(game, rank_order)
+        #: suit index -> the other suits' indices, in order: the scans of
+        #: classify() then need no "is this the taken card's suit?" test per card
+        self.other_suits: tuple[tuple[int, ...], ...] = tuple(
+            tuple(other for other in range(len(self.suits)) if other != suit) for suit in range(len(self.suits))
+        )
         self.place_names: tuple[str, ...] = (
             *(f"column{i + 1}" for i in range(self.columns)),
             *(f"active{player}.{suit}" for player in range(2) for suit in self.suits),
@@ -212,20 +225,17 @@ class CardFootballState(GameState):
         """The legal moves, typed: the columns the player may take from."""
         legal = self._legal
         if legal is None:  # computed once per position: the bot, apply and the checks share it
-            legal = self._legal = self._compute_legal()
+            if self.over:
+                return []
+            columns = self.columns
+            # unavailable_columns() without building a set: the run is short
+            unavailable = self.run or (self.last_column[self.to_move],)
+            legal = [i for i, column in enumerate(columns) if column and i not in unavailable]
+            # the escape: every column with cards is unavailable
+            self._legal = legal = legal or [i for i, column in enumerate(columns) if column]
         return legal.copy()
 
     legal_moves = legal_columns  # the contract's name; one call less on every move
-
-    def _compute_legal(self) -> list[int]:
-        if self.over:
-            return []
-        columns = self.columns
-        # unavailable_columns() without building a set: the run is short
-        unavailable = self.run or (self.last_column[self.to_move],)
-        open_columns = [i for i, column in enumerate(columns) if column and i not in unavailable]
-        # the escape: every column with cards is unavailable
-        return open_columns or [i for i, column in enumerate(columns) if column]
 
     def unavailable_columns(self) -> set[int]:
         if self.run:
@@ -237,17 +247,18 @@ class CardFootballState(GameState):
         legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
-        if move in self.run or (not self.run and move == self.last_column[self.to_move]):
+        run = self.run
+        if move in run if run else move == self.last_column[self.to_move]:
             self.events["escapes"] += 1  # legal only because every column was unavailable
         self.turn += 1
         self._legal = None
-        self.run.append(move)
-        column = self.columns[move]
-        card = column.pop()
-        passes = self._resolve(self.classify(self.to_move, card))
+        run.append(move)
+        columns = self.columns
+        column = columns[move]
+        passes = self._resolve(self.classify(self.to_move, column.pop()))
         if self.over:
             return
-        if not column and not any(self.columns):
+        if not column and not any(columns):
             self._end_period()
         elif passes or self.extra_moves == 0:
             self._pass_turn()
@@ -335,29 +346,28 @@ class CardFootballState(GameState):
         if self.penalty_cards[player][suit] >= engine.suspension_cards:
             return _take(Take, (card, Case.SENT_OFF_SUIT, 0, 0))
         rank_of = engine.rank_of
+        other_suits = engine.other_suits[suit]
         active = self.actives[player]
         column = active[suit]
         size = len(column) + 1
         # long shot: every other suit of the active holds a card of the rank
-        for other_suit, cards in enumerate(active):
-            if other_suit != suit:
-                for other in cards:
-                    if rank_of[other] == rank:
-                        break
-                else:
-                    break  # this suit has none: no long shot
+        for other_suit in other_suits:
+            for other in active[other_suit]:
+                if rank_of[other] == rank:
+                    break
+            else:
+                break  # this suit has none: no long shot
         else:
             return _take(Take, (card, Case.LONG_SHOT, 0, size))
-        removes, same_card = 0, False
-        for other_suit, cards in enumerate(self.actives[1 - player]):
-            for other in cards:
+        opponent = self.actives[1 - player]
+        removes = 0
+        for other_suit in other_suits:
+            for other in opponent[other_suit]:
                 if rank_of[other] == rank:
-                    if other_suit == suit:
-                        same_card = True
-                    else:
-                        removes += 1
-        if same_card:
-            return _take(Take, (card, Case.SAME_CARD, removes, size))
+                    removes += 1
+        for other in opponent[suit]:
+            if rank_of[other] == rank:
+                return _take(Take, (card, Case.SAME_CARD, removes, size))
         if size == 4:
             return _take(Take, (card, Case.CANCELLED_SHOT if removes else Case.SHOT, removes, size))
         if column:
@@ -401,14 +411,20 @@ class CardFootballState(GameState):
 
     def _remove_rank(self, player: int, keep_suit: int, rank: int) -> None:
         rank_of = self.engine.rank_of
-        for suit, cards in enumerate(self.actives[player]):
-            if suit == keep_suit:
-                continue
-            gone = [c for c in cards if rank_of[c] == rank]
-            if gone:
-                self.events["rank_removals"] += len(gone)
-                self.removed.extend(gone)
-                cards[:] = [c for c in cards if rank_of[c] != rank]
+        active = self.actives[player]
+        removed = self.removed
+        count = 0
+        for suit in self.engine.other_suits[keep_suit]:
+            cards = active[suit]
+            index = 0
+            while index < len(cards):  # columns hold a few cards: no list built per suit
+                if rank_of[cards[index]] == rank:
+                    removed.append(cards.pop(index))
+                    count += 1
+                else:
+                    index += 1
+        if count:
+            self.events["rank_removals"] += count
 
     def _same_card(self, player: int, suit: int, take: Take) -> bool:
         self.removed.append(self.actives[player][suit].pop())

@@ -14,8 +14,7 @@ A move is a tuple, sorted by its first item:
   none or the deck is empty, in which case the take ends the game).
 
 Only the first copy of each special kind in a hand is offered, since copies
-play alike.  Rule options read from ``self.options``: ``marker-start``,
-``take-when``, ``refill``, ``target-to-heap``, ``specials-count``.
+play alike.  Rule options read from ``self.options``: ``take-when``, ``refill``, ``target-to-heap``, ``specials-count``.
 """
 
 from __future__ import annotations
@@ -39,6 +38,7 @@ MOVE_OF_SPECIAL = {REVERSE: "reverse", STEAL: "steal", RAISE: "raise"}
 NO_CARD = ""
 
 Move = tuple
+_TAKE_NO_CARD: Move = ("take", NO_CARD)
 
 
 class HimmelEngine(Engine):
@@ -84,6 +84,18 @@ class HimmelEngine(Engine):
         self.refill_to_hand_size = self.options["refill"] == "to-hand-size"
         self.target_to_heap = bool(self.options["target-to-heap"])
         self.specials_count = bool(self.options["specials-count"])
+        # The moves of each number card, built once: the move generator hands
+        # out these (immutable) tuples instead of building new ones every move.
+        self.number_moves: dict[str, tuple[Move, ...]] = {
+            card: tuple(("number", card, pile) for pile in range(self.targets)) for card in self.value_of
+        }
+        self.take_moves: dict[str, Move] = {card: ("take", card) for card in self.value_of}
+        #: card -> (value, its number moves) for a number, (None, kind) for a special:
+        #: one dict read per card of the hand
+        self.hand_card: dict[str, tuple] = {
+            **{card: (value, self.number_moves[card]) for card, value in self.value_of.items()},
+            **{card: (None, kind) for card, kind in self.special_of.items()},
+        }
 
     def place_names(self, players: int) -> tuple[str, ...]:
         names = self._place_names.get(players)
@@ -146,8 +158,8 @@ class HimmelState(GameState):
             hand.sort()
         for stack in self.target_stacks:  # laid left to right in the order drawn
             stack.append(self._starting_target())
-        # marker-start: "first-drawn" (seed) and "left" both name pile 0 here,
-        # because the engine lays the targets left to right as they are drawn.
+        # Clarification marker-start: the first target drawn, which is also the
+        # left one, since the targets are laid left to right as they are drawn.
         self.marker = 0
 
     def _starting_target(self) -> str:
@@ -191,24 +203,27 @@ class HimmelState(GameState):
         player = self.to_move
         hand = self.hands[player]
         value_of = engine.value_of
+        hand_card = engine.hand_card
         no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
         # each pile's open interval (see _open_interval), inline: this runs every move
         intervals = [
-            (value_of[cards[-1]] if cards else no_floor, value_of[stack[-1]] if stack else no_ceiling)
-            for cards, stack in zip(self.piles, self.target_stacks)
+            (pile, value_of[cards[-1]] if cards else no_floor, value_of[stack[-1]] if stack else no_ceiling)
+            for pile, (cards, stack) in enumerate(zip(self.piles, self.target_stacks))
         ]
         plays: list[Move] = []
         numbers: list[str] = []
-        first_special: dict[str, str] = {}  # kind -> its first card in the hand
+        first_special: dict[str, str] | None = None  # kind -> its first card in the hand
         for card in hand:
-            value = value_of.get(card)
-            if value is None:
-                first_special.setdefault(engine.special_of[card], card)
+            value, moves = hand_card[card]
+            if value is None:  # a special: ``moves`` is its kind
+                if first_special is None:
+                    first_special = {}
+                first_special.setdefault(moves, card)
                 continue
             numbers.append(card)
-            for pile, (low, high) in enumerate(intervals):
+            for pile, low, high in intervals:
                 if low < value < high:
-                    plays.append(("number", card, pile))
+                    plays.append(moves[pile])
         if first_special:
             for kind in _SPECIALS_IN_MOVE_ORDER:
                 card = first_special.get(kind)
@@ -239,8 +254,9 @@ class HimmelState(GameState):
     def _take_moves(self, numbers: list[str]) -> list[Move]:
         """The takes, given the number cards of the hand in hand order."""
         if not self.deck:
-            return [("take", NO_CARD)]  # the last take: no new target is needed
-        return [("take", card) for card in numbers] or [("take", NO_CARD)]
+            return [_TAKE_NO_CARD]  # the last take: no new target is needed
+        take_moves = self.engine.take_moves
+        return [take_moves[card] for card in numbers] or [_TAKE_NO_CARD]
 
     def fits(self, pile: int, value: int) -> bool:
         """A number fits above the pile's top card and below its target (if any)."""
@@ -400,9 +416,13 @@ class HimmelState(GameState):
 
     def _refill(self, player: int) -> None:
         hand, deck = self.hands[player], self.deck
-        wanted = self.engine.hand_size - len(hand) if self.engine.refill_to_hand_size else 1
-        for _ in range(min(wanted, len(deck))):  # an empty range when nothing is wanted
+        engine = self.engine
+        wanted = engine.hand_size - len(hand)
+        if wanted > 1 and not engine.refill_to_hand_size:
+            wanted = 1  # clarification refill: one card, never above the hand size
+        while wanted > 0 and deck:
             bisect.insort(hand, deck.pop())  # as _insert does
+            wanted -= 1
 
     @staticmethod
     def _insert(hand: list[str], card: str) -> None:

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator, Sequence
 
 from cardgen.errors import SimulationError
-from cardgen.simulation.sweep import ChunkTask, Executor, play_chunk
+from cardgen.simulation.sweep import ChunkTask, Executor, play_chunk, warm_engine
 
 CONNECT_TIMEOUT = "10s"
 
@@ -76,6 +76,16 @@ def _executor(client: Any) -> Executor:
     def execute(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, list], None]) -> None:
         if not tasks:
             return
+        # Every worker imports cardgen and builds each cell's engine before the
+        # chunks go out (about a second the first time, milliseconds after):
+        # otherwise a worker that joins late pays it inside a chunk and the
+        # others wait for its last one.
+        for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
+            try:
+                client.run(warm_engine, target, game_dir, options)
+            except Exception as error:
+                raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
+                                      f"{type(error).__name__}: {error}") from error
         futures = client.map(play_chunk, list(tasks), pure=False)
         task_of = {future.key: task for future, task in zip(futures, tasks)}
         try:

@@ -166,6 +166,11 @@ def worker_engine(target: str, game_dir: str, options: tuple[tuple[str, str], ..
     return engine
 
 
+def warm_engine(target: str, game_dir: str, options: tuple[tuple[str, str], ...]) -> None:
+    """Build the engine in this worker now (imports, content), so that no chunk pays for it."""
+    worker_engine(target, game_dir, options)
+
+
 def play_chunk(task: ChunkTask) -> list[Record]:
     """Play the chunk's games; one record per game, in index order."""
     engine = worker_engine(task.engine, task.game_dir, task.options)
@@ -202,10 +207,11 @@ def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Ca
     moves = 0
     try:
         state = engine.new_game(players, seed)
-        while not state.is_over():
+        is_over, apply = state.is_over, state.apply  # bound once: this loop runs every move
+        while not is_over():
             if moves >= bound:
                 raise SimulationError(f"game still running after {moves} moves (declared bound {bound})")
-            state.apply(choose(state, bot_rng))
+            apply(choose(state, bot_rng))
             moves += 1
         return _finished(index, moves, state)
     except Exception as error:  # an engine bug is one game's violation, as in simulate

@@ -435,3 +435,74 @@ def test_clone_is_equal_and_independent(engine):
     assert copy == state and copy is not state
     copy.apply(copy.legal_moves()[0])
     assert copy != state and state.turn == 0
+
+
+# -- issue 14: readings the rulebook now states ------------------------------------------
+
+
+def test_goal_from_a_shot_keeps_the_extra_moves_still_owed(engine):
+    """Clarification shot-goal-turn: only a long shot, the same card and a free kick pass the turn."""
+    state = position(
+        engine, [["6H", "QS"], ["6D"], ["8C"]],
+        actives={(0, "S"): ["6S", "8S", "10S"]},
+        save=["s2H", "s3D"],  # neither saves a spade: the shot scores
+    )
+    state.extra_moves = 2  # owed from an earlier attack
+    state.run = [2]
+    state.apply(0)
+    assert state.score == [1, 0] and state.events["goals_shot"] == 1
+    assert state.current_player() == 0 and state.extra_moves == 1  # the goal took one move, gave none
+    check_state(engine, state)
+
+
+def test_goal_from_a_shot_with_no_moves_owed_passes_the_turn_as_usual(engine):
+    state = position(engine, [["6H", "QS"], ["6D"]], actives={(0, "S"): ["6S", "8S", "10S"]},
+                     save=["s2H", "s3D"])
+    state.apply(0)
+    assert state.score == [1, 0] and state.current_player() == 1
+
+
+def test_first_seat_kicks_off_the_first_half_and_the_other_the_second(engine):
+    """Clarification kick-off: seat 0 begins every simulated match; the halves alternate."""
+    for seed in range(5):
+        state = engine.new_game(2, seed)
+        assert state.current_player() == 0 and state.period == 0
+        while state.period == 0:
+            state.apply(state.legal_moves()[0])
+        assert state.is_over() or state.current_player() == 1
+
+
+def test_added_cards_after_save_also_fires_on_a_saved_free_kick(game):
+    """Option added-cards: after-save counts saved free kicks and penalties, as the text says."""
+    after_save = CardFootballEngine(game, {"added-cards": "after-save"})
+    state = position(after_save, [["AS"], ["6D"]], actives={(0, "S"): ["8S", "AS2"]},
+                     save=["s2H", "s2S"], reserve=["9C"])
+    assert state.classify(0, card("AS")).case is Case.FREE_KICK
+    state.apply(0)
+    assert state.events["free_kicks_saved"] == 1 and state.events["added_cards"] == 1
+    assert state.columns[0] == cards("9C")
+    for language in ("ru", "en", "de"):
+        decision = game.text("clar.added-cards.d", language)
+        choice = game.text("rules.options.added-cards.after-save", language)
+        assert any(word in decision for word in ("штрафн", "free kick", "Freist")), language
+        assert any(word in choice for word in ("штрафн", "free kick", "Freist")), language
+
+
+def test_extra_time_guard_is_not_a_rule_and_is_never_reached(game):
+    """extra_time_max only stops a simulated match: no player text mentions it, and
+    goalless extra-time periods are rare enough that 300 matches never come near it."""
+    import yaml
+
+    keys = yaml.safe_load((CONTENT / "text" / "ru.yaml").read_text(encoding="utf-8"))["messages"]
+    for language in ("ru", "en", "de"):
+        for key in keys:
+            assert "extra_time_max" not in game.text(key, language), (key, language)
+    engine = CardFootballEngine(game, {"result": "extra-time"})
+    most = 0
+    for seed in range(300):
+        state = engine.new_game(2, seed)
+        while not state.is_over():
+            state.apply(state.legal_moves()[seed % len(state.legal_moves())])
+        assert state.end_reason != "extra time limit"
+        most = max(most, state.events["extra_time_periods"])
+    assert most < engine.extra_time_max // 4

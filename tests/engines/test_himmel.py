@@ -15,7 +15,7 @@ import pytest
 
 from cardgen.content import load_game
 from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot
-from cardgen.errors import SimulationError
+from cardgen.errors import ContentError, SimulationError
 from cardgen.simulation import check_state
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "himmel"
@@ -251,10 +251,47 @@ def test_option_specials_do_not_count(game):
     assert state.heaps[0] == cards("R") and state.dung_points(0) == 0
 
 
-def test_option_marker_left_starts_on_pile_zero_too(game):
-    left = HimmelEngine(game, {"marker-start": "left"}).new_game(3, seed=9)
-    first = HimmelEngine(game).new_game(3, seed=9)
-    assert left.marker == first.marker == 0 and left.to_dict() == first.to_dict()
+def test_marker_starts_on_the_first_target_drawn_and_is_no_option(game, engine):
+    """Clarification marker-start: the targets are laid left to right as drawn, so
+    "first drawn" and "left" are one pile; an option that changed nothing is gone."""
+    state = position(engine, [[1], [2], [3]], targets=([], []), deck=[30, 20])
+    state.target_stacks = [[], []]
+    state.target_stacks[0].append(state._starting_target())
+    state.target_stacks[1].append(state._starting_target())
+    assert state.target_stacks == [cards(20), cards(30)]  # pile 0 (left) holds the first drawn
+    assert engine.new_game(3, seed=9).marker == 0
+    with pytest.raises(ContentError, match="unknown rule option 'marker-start'"):
+        HimmelEngine(game, {"marker-start": "left"})
+    assert "marker-start" not in {option.id for option in game.meta.rule_options}
+
+
+def test_option_refill_one_card_never_grows_the_hand_after_a_steal(game):
+    """Clarification refill: one card, never above the hand size; the thief of a full hand draws nothing."""
+    engine = HimmelEngine(game, {"refill": "one-card"})
+    state = position(engine, [["S", 10, 11, 12, 13], [7, 8, 9], [3]], deck=[40, 41])
+    state.apply(("steal", card("S"), 1))
+    assert len(state.hands[0]) == 5 and card(40) in state.deck  # the thief drew nothing
+    assert len(state.hands[1]) == 3 and card(41) in state.hands[1]
+    check_state(engine, state)
+    for seed in range(40):  # and no hand ever holds more than five in whole games
+        state = engine.new_game(3 + seed % 4, seed)
+        while not state.is_over():
+            moves = state.legal_moves()
+            steals = [m for m in moves if m[0] == "steal"]
+            state.apply(steals[0] if steals else moves[seed % len(moves)])
+            assert max(len(hand) for hand in state.hands) <= engine.hand_size
+
+
+def test_marker_text_holds_under_both_take_when_choices(game):
+    """Under take-when: only-when-stuck nobody "decides" to take: the marker's text
+    and the cards section must not say so, in any language."""
+    for language, words in {"ru": ("решивш", "не хочет"), "en": ("will not", "decides"),
+                            "de": ("will", "entscheid")}.items():
+        for key in ("card.marker.rule", "rules.cards.token"):
+            text = game.text(key, language)
+            assert text and not any(word in text for word in words), (language, key, text)
+    for language, word in {"ru": "Только если", "en": "Only if", "de": "Nur wenn"}.items():
+        assert game.text("rules.setup.3", language).count(word) == 1
 
 
 def test_clone_is_equal_and_independent(engine):

@@ -331,3 +331,60 @@ def test_golden_replay(engine, name):
     state = replay(engine, players, seed, golden["moves"])
     assert state.to_dict() == golden["final"]
     assert list(state.outcome().winners) == golden["outcome"]["winners"]
+
+
+# -- issue 14: the readings the rulebook states --------------------------------------------
+
+LANGUAGES = ("ru", "en", "de")
+
+
+def test_every_grid_the_rulebook_suggests_holds_every_tile_and_plays(game):
+    import re
+
+    for language in LANGUAGES:
+        text = game.text("rules.formats.intro", language)
+        grids = [(int(a), int(b)) for a, b in re.findall(r"(\d+)\s*×\s*(\d+)", text)]
+        assert len(grids) >= 2, (language, text)
+        for rows, columns in grids:
+            meta = game.meta.model_copy(update={"settings": {**game.meta.settings, "rows": rows, "columns": columns}})
+            engine = KlepkaEngine(type(game)(game.root, meta, game.cards, game.messages))
+            assert rows * columns >= len(engine.tiles), (language, rows, columns)
+            assert play_checked(engine, 3, rows * columns, "greedy", CheckPolicy(clone_every=500)).state.is_over()
+
+
+def test_no_yellow_or_red_once_the_first_tile_of_a_turn_is_turned(engine, game):
+    """Clarification any-moment: the cards are played only before a turn's first tile;
+    the card texts say exactly that, in every language."""
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1], 2: [RED]}, players=3)
+    assert state.phase == WINDOW
+    apply_checked(engine, state, ("pass",), ("pass",))
+    assert state.phase == TURN and state.current_player() == 0
+    apply_checked(engine, state, ("flip", 0))
+    assert state.phase == FLIP and state.current_player() == 0
+    assert all(move[0] == "flip" for move in state.legal_moves())  # nobody else is asked mid-turn
+    apply_checked(engine, state, ("flip", 9))
+    assert state.phase == WINDOW and state.mover == 1 and state.current_player() == 2  # next turn's window
+    before = {"ru": "до первой", "en": "before", "de": "vor dem ersten"}
+    other = {"ru": "чужого хода", "en": "another", "de": "fremden Zuges"}
+    for language in LANGUAGES:
+        for key in ("card.prize-yellow.rule", "card.prize-red.rule"):
+            text = game.text(key, language)
+            assert before[language] in text and other[language] in text, (language, key, text)
+        assert "только в начале чужого хода" in game.text("clar.any-moment.d", "ru").lower()
+
+
+def test_yellows_played_at_different_times_do_not_add_up_to_a_red(engine):
+    """Clarification two-yellows: a Yellow already played does not make the next one a Red."""
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={2: [Y2]}, players=3)
+    assert Y1 in state.discard  # an earlier Yellow, already used
+    apply_checked(engine, state, ("yellow",))
+    assert state.mover == 1 and state.events["turns_taken_by_red"] == 0  # the next seat, not the holder
+
+
+def test_a_full_tie_on_points_and_tiles_is_a_shared_win_as_the_rulebook_says(engine, game):
+    state = position(engine, {0: VAR}, pairs={0: [A1, A2], 1: [B1, B2]}, prizes={1: [PLAY]})
+    apply_checked(engine, state, ("flip", 0))  # seat 0 takes VAR: 5 points and 3 tiles each
+    assert state.outcome().winners == (0, 1)
+    assert "ties" in {c.id for c in game.meta.clarifications}
+    for language, word in {"ru": "общая", "en": "shared", "de": "geteilt"}.items():
+        assert word in game.text("rules.end.2", language) and word in game.text("clar.ties.d", language)

@@ -22,7 +22,7 @@ HIMMEL_OPTIONS = [
     {"take-when": "only-when-stuck"},
     {"refill": "one-card"},
     {"target-to-heap": False, "specials-count": False},
-    {"marker-start": "left", "take-when": "only-when-stuck", "refill": "one-card"},
+    {"take-when": "only-when-stuck", "refill": "one-card"},
 ]
 
 
