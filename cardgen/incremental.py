@@ -55,7 +55,7 @@ SELECTION_ONLY = frozenset({"games", "langs", "papers", "inks", "producers", "wo
 ADDRESSED = frozenset({"tabletop"})
 #: Libraries whose version can change a file's bytes.
 LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "pyphen", "babel", "jinja2", "pydantic", "pyyaml",
-             "pypdf", "fonttools")
+             "pypdf", "fonttools", "pikepdf")
 #: Files of the layout folders that are not layouts: they feed every job (the shop profiles).
 NOT_LAYOUTS = frozenset({"printers.yaml"})
 #: A larger input counts by its size (named in the reason it is not read; the loader caps far lower).
