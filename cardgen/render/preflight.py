@@ -370,6 +370,15 @@ _PAGE = re.compile(r'<page width="([\d.]+)" height="([\d.]+)">')
 _WORD = re.compile(r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">(.*?)</word>')
 
 
+def _run(args: list[str], timeout: float) -> subprocess.CompletedProcess:
+    """A checking tool's run; one that does not end in time is a failed run (a hostile PDF
+    can keep a renderer busy), reported like any other failure of the tool."""
+    try:
+        return subprocess.run(args, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return subprocess.CompletedProcess(args, 1, b"", f"no end within {timeout:g} s".encode())
+
+
 def _safe_zone(path: Path, label: str, shop: Printer, out: list[Finding]) -> None:
     """Every word inside the trim inset by the safe zone (pdftotext measures in points from the
     top left of the crop box, which is the media box here)."""
@@ -378,7 +387,7 @@ def _safe_zone(path: Path, label: str, shop: Printer, out: list[Finding]) -> Non
     import pikepdf
 
     tool = _tool("pdftotext", "poppler-utils")
-    result = subprocess.run([tool, "-bbox", "-q", str(path), "-"], capture_output=True, timeout=600)
+    result = _run([tool, "-bbox", "-q", str(path), "-"], timeout=600)
     if result.returncode != 0:
         out.append(Finding(label, None, "safe-zone", "pdftotext", f"failed: {result.stderr.decode()[:200]}"))
         return
@@ -409,9 +418,9 @@ def _ink(path: Path, label: str, shop: Printer, report: Report) -> None:
 
     gs = _tool("gs", "ghostscript")
     with tempfile.TemporaryDirectory(prefix="cardgen-ink-") as tmp:
-        result = subprocess.run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc",
-                                 f"-r{INK_DPI}", "-dUseTrimBox=false", f"-sOutputFile={tmp}/p%05d.tif", str(path)],
-                                capture_output=True, timeout=1800)
+        result = _run([gs, "-q", "-dSAFER", "-dBATCH", "-dNOPAUSE", "-sDEVICE=tiff32nc",
+                       f"-r{INK_DPI}", "-dUseTrimBox=false", f"-sOutputFile={tmp}/p%05d.tif", str(path)],
+                      timeout=1800)
         if result.returncode != 0:
             report.findings.append(Finding(label, None, "ink", "Ghostscript render",
                                            f"failed: {result.stderr.decode()[:200]}"))

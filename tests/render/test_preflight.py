@@ -132,3 +132,10 @@ def test_cli_exit_code_and_json(tmp_path):
     assert reports[1]["findings"][0]["check"] == "line" and reports[1]["findings"][0]["page"] == 1
     result = CliRunner().invoke(cli, ["preflight", str(bad), "--pages", "4"])
     assert result.exit_code == 1 and "page count: 2 pages (limit 4)" in result.output
+
+
+def test_a_checking_tool_that_does_not_end_is_a_failed_run_not_a_traceback():
+    from cardgen.render.preflight import _run
+
+    result = _run(["sleep", "5"], timeout=0.2)
+    assert result.returncode != 0 and b"no end within 0.2 s" in result.stderr
