@@ -173,7 +173,11 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     # Translations from locale/<lang>.po (translated, non-fuzzy entries); text/ wins.
     translated, po_errors = locale_messages(game_dir, display_root)
     reader.errors.extend(po_errors)
-    for language, found in translated.items():
+    source = game.messages.get(meta.source_language, {})
+    for language, entries in translated.items():
+        # a translation made from an older source text is stale: the source is printed, as the
+        # rulebook and the i18n status do (until 'cardgen i18n update' and the translator catch up)
+        found = {key: e for key, e in entries.items() if source.get(key) == e.source}
         shown = shown_path(game_dir / LOCALE_DIR / f"{language}.po", display_root)
         game.messages[language] = {**{key: e.text for key, e in found.items()}, **game.messages.get(language, {})}
         game.translation_origins[language] = {key: Locator(file=shown, line=e.line, field=key, language=language)
