@@ -48,7 +48,7 @@ import sys
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, raise_past_bound, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -142,6 +142,12 @@ class CardFootballEngine(Engine):
         self.other_suits: tuple[tuple[int, ...], ...] = tuple(
             tuple(other for other in range(len(self.suits)) if other != suit) for suit in range(len(self.suits))
         )
+        #: main card label -> (suit, rank, the other suits): what classify()
+        #: needs of the taken card, in one dict read
+        self.take_facts: dict[str, tuple[int, int, tuple[int, ...]]] = {
+            label: (self.suit_of[label], self.rank_of[label], self.other_suits[self.suit_of[label]])
+            for label in self.main_cards
+        }
         self.place_names: tuple[str, ...] = (
             *(f"column{i + 1}" for i in range(self.columns)),
             *(f"active{player}.{suit}" for player in range(2) for suit in self.suits),
@@ -227,13 +233,27 @@ class CardFootballState(GameState):
         if legal is None:  # computed once per position: the bot, apply and the checks share it
             if self.over:
                 return []
-            columns = self.columns
-            # unavailable_columns() without building a set: the run is short
-            unavailable = self.run or (self.last_column[self.to_move],)
-            legal = [i for i, column in enumerate(columns) if column and i not in unavailable]
-            # the escape: every column with cards is unavailable
-            self._legal = legal = legal or [i for i, column in enumerate(columns) if column]
+            self._legal = legal = self._open_columns()
         return legal.copy()
+
+    def _open_columns(self) -> list[int]:
+        """The legal columns of a game not over (a new list, not cached)."""
+        # unavailable_columns() without building a set: the run is short
+        unavailable = self.run or (self.last_column[self.to_move],)
+        legal = []
+        # plain loops: a comprehension is a function call of its own on Python 3.11
+        index = 0
+        for column in self.columns:
+            if column and index not in unavailable:
+                legal.append(index)
+            index += 1
+        if not legal:  # the escape: every column with cards is unavailable
+            index = 0
+            for column in self.columns:
+                if column:
+                    legal.append(index)
+                index += 1
+        return legal
 
     legal_moves = legal_columns  # the contract's name; one call less on every move
 
@@ -247,6 +267,31 @@ class CardFootballState(GameState):
         legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+        self._take_from(move)
+
+    def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
+        """The base loop for other bots; for this engine's own, the legal
+        columns are computed once per move and the chosen one taken without
+        the copy for the bot or the legality check (the same moves, a
+        quarter less work a move)."""
+        if choose is not random_bot and choose is not greedy_bot:
+            return super().play_out(choose, rng, bound)
+        start = self.turn
+        limit = start + bound
+        open_columns, take_from = self._open_columns, self._take_from
+        draw = rng.random
+        while not self.over:
+            if self.turn >= limit:
+                raise_past_bound(self.turn - start, bound)
+            legal = open_columns()
+            if choose is random_bot:
+                take_from(legal[int(draw() * len(legal))])  # random_bot's draw
+            else:
+                take_from(_best_column(self, legal))
+        return self.turn - start
+
+    def _take_from(self, move: int) -> None:
+        """Play a legal take."""
         run = self.run
         if move in run if run else move == self.last_column[self.to_move]:
             self.events["escapes"] += 1  # legal only because every column was unavailable
@@ -261,7 +306,11 @@ class CardFootballState(GameState):
         if not column and not any(columns):
             self._end_period()
         elif passes or self.extra_moves == 0:
-            self._pass_turn()
+            # the turn passes (inline: it happens on most moves)
+            self.last_column[self.to_move] = move
+            self.run = []
+            self.extra_moves = 0
+            self.to_move = 1 - self.to_move
         else:
             self.extra_moves -= 1
 
@@ -342,11 +391,10 @@ class CardFootballState(GameState):
         every column the greedy bot weighs.
         """
         engine = self.engine
-        suit, rank = engine.suit_of[card], engine.rank_of[card]
+        suit, rank, other_suits = engine.take_facts[card]
         if self.penalty_cards[player][suit] >= engine.suspension_cards:
             return _take(Take, (card, Case.SENT_OFF_SUIT, 0, 0))
         rank_of = engine.rank_of
-        other_suits = engine.other_suits[suit]
         active = self.actives[player]
         column = active[suit]
         size = len(column) + 1
@@ -535,12 +583,6 @@ class CardFootballState(GameState):
         self.events["added_cards"] += 1
 
     # -- turns and periods ------------------------------------------------------------
-    def _pass_turn(self) -> None:
-        self.last_column[self.to_move] = self.run[-1] if self.run else None
-        self.run = []
-        self.extra_moves = 0
-        self.to_move = 1 - self.to_move
-
     def _end_period(self) -> None:
         engine = self.engine
         self.period += 1
@@ -622,10 +664,16 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     never at the save pile or the face-down cards.
     """
     assert isinstance(state, CardFootballState)
-    player = state.current_player()
+    return _best_column(state, state.legal_columns())
+
+
+def _best_column(state: CardFootballState, legal: list[int]) -> int:
+    """The greedy bot's choice among the ``legal`` columns."""
+    player = state.to_move
+    columns, classify = state.columns, state.classify
     best_move, best_worth = None, float("-inf")
-    for column in state.legal_columns():
-        worth = take_worth(state, state.classify(player, state.columns[column][-1]))
+    for column in legal:
+        worth = take_worth(state, classify(player, columns[column][-1]))
         if worth > best_worth:
             best_move, best_worth = column, worth
     return best_move
