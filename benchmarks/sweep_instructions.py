@@ -10,9 +10,9 @@ the invariant sample is as thin as in a real sweep: the games at multiples
 of 100), under ``valgrind --tool=callgrind``, counting only the chunk itself
 (startup, imports and loading the content are left out).
 
-It runs itself under valgrind: the random bot's chunk goes through
-``exec`` and the greedy bot's through ``eval``, and callgrind collects only
-inside those two builtins, so one valgrind run measures both.
+It runs itself under valgrind, once per bot (both at once): the chunk is
+played inside ``eval``, and callgrind collects only inside that builtin
+(not ``exec``, through which every import runs its module's code).
 """
 
 from __future__ import annotations
@@ -33,43 +33,42 @@ GAMES = {"card-football": 2, "himmel": 4}
 SWEEP_GAMES = 4000
 
 
-def child(game_id: str, players: int, games: int) -> None:
+def child(game_id: str, players: int, games: int, bot: str) -> None:
     from benchmarks.bench_sweep import plan_for
     from cardgen.simulation.sweep import play_chunk
 
-    tasks = {}
-    for bot in ("random", "greedy"):
-        plan = plan_for(game_id, players, SWEEP_GAMES)
-        plan = dataclasses.replace(plan, bots=(bot,), chunk_games=games)
-        tasks[bot] = plan.tasks()[1]  # games `games` .. 2*games-1
-        play_chunk(plan.tasks()[-1])  # warm: engine built, code paths run once
-    exec("play_chunk(tasks['random'])", {"play_chunk": play_chunk, "tasks": tasks})
-    eval("play_chunk(tasks['greedy'])", {"play_chunk": play_chunk, "tasks": tasks})
+    plan = dataclasses.replace(plan_for(game_id, players, SWEEP_GAMES), bots=(bot,), chunk_games=games)
+    play_chunk(plan.tasks()[-1])  # warm: engine built, code paths run once
+    eval("play_chunk(task)", {"play_chunk": play_chunk, "task": plan.tasks()[1]})  # games `games` .. 2*games-1
 
 
 def measure(game_id: str, players: int, games: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as folder:
-        out = Path(folder) / "callgrind.out"
-        subprocess.run(
-            ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=builtin_exec",
-             "--toggle-collect=builtin_eval", f"--callgrind-out-file={out}",
-             sys.executable, __file__, "--child", game_id, str(players), str(games)],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-        annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)],
-                                   check=True, capture_output=True, text=True).stdout
-    figures = {}
-    for bot, builtin in (("random", "builtin_exec"), ("greedy", "builtin_eval")):
-        match = re.search(rf"^\s*([\d,]+) .*\b{builtin}\b", annotated, re.MULTILINE)
-        if match is None:
-            raise SystemExit(f"callgrind_annotate shows no {builtin}: is valgrind installed?")
-        figures[bot] = int(match.group(1).replace(",", "")) / games
+        runs = {}
+        for bot in ("random", "greedy"):
+            out = Path(folder) / f"callgrind.{bot}"
+            runs[bot] = (out, subprocess.Popen(
+                ["valgrind", "--tool=callgrind", "--collect-atstart=no", "--toggle-collect=builtin_eval",
+                 f"--callgrind-out-file={out}", sys.executable, __file__, "--child", game_id, str(players),
+                 str(games), bot],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env={**os.environ, "PYTHONHASHSEED": "0"},
+            ))
+        figures = {}
+        for bot, (out, process) in runs.items():
+            if process.wait() != 0:
+                raise SystemExit(f"valgrind failed for {game_id} {bot}: is valgrind installed?")
+            annotated = subprocess.run(["callgrind_annotate", "--inclusive=yes", str(out)],
+                                       check=True, capture_output=True, text=True).stdout
+            match = re.search(r"^\s*([\d,]+) .*\bbuiltin_eval\b", annotated, re.MULTILINE)
+            if match is None:
+                raise SystemExit("callgrind_annotate shows no builtin_eval")
+            figures[bot] = int(match.group(1).replace(",", "")) / games
     return figures
 
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child":
-        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        child(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
         return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games_to_run", nargs="*", metavar="GAME", help="default: " + ", ".join(GAMES))

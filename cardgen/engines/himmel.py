@@ -19,7 +19,7 @@ play alike.  Rule options read from ``self.options``: ``take-when``, ``refill``,
 
 from __future__ import annotations
 
-import bisect
+from bisect import insort
 import random
 import sys
 from typing import Any, Mapping
@@ -245,19 +245,26 @@ class HimmelState(GameState):
     def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
         if kind == REVERSE:
             return [("reverse", card)]
+        # Plain loops, no comprehensions or generators: on Python 3.11 each is
+        # a function call of its own, and a hand holds a special most moves.
+        moves: list[Move] = []
         if kind == STEAL:  # clarification steal-victim: any opponent with cards in hand
-            return [("steal", card, v) for v, hand in enumerate(self.hands) if v != player and hand]
-        moves: list[Move] = []  # raise-target: a number above the chosen target
-        value_of = self.engine.value_of
-        for pile, stack in enumerate(self.target_stacks):
-            if not stack:
-                continue  # a pile without a target has nothing to raise
-            target = value_of[stack[-1]]
-            moves.extend(
-                ("raise", card, pile, number)
-                for number in self.hands[player]
-                if value_of.get(number, 0) > target
-            )
+            victim = 0
+            for hand in self.hands:
+                if hand and victim != player:
+                    moves.append(("steal", card, victim))
+                victim += 1
+            return moves
+        value_of = self.engine.value_of  # raise-target: a number above the chosen target
+        hand = self.hands[player]
+        pile = 0
+        for stack in self.target_stacks:
+            if stack:  # a pile without a target has nothing to raise
+                target = value_of[stack[-1]]
+                for number in hand:
+                    if value_of.get(number, 0) > target:
+                        moves.append(("raise", card, pile, number))
+            pile += 1
         return moves
 
     def fits(self, pile: int, value: int) -> bool:
@@ -306,15 +313,30 @@ class HimmelState(GameState):
         self.turn += 1
         self._legal = None
         player = self.to_move
+        hand = self.hands[player]
         kind = move[0]
-        if kind == "take":
+        # A number and the refill inline: one or the other runs on every move.
+        if kind == "number":
+            _, card, pile = move
+            hand.remove(card)
+            self.piles[pile].append(card)
+            self.events["numbers_played"] += 1
+        elif kind == "take":
             # Stuck: nothing but takes was legal (takes sort last).
             self._take(player, move[1], stuck=legal[0][0] == "take")
             if self.over:
                 return
         else:
             _PLAYS[kind](self, player, move)
-        self._refill(player)
+        deck = self.deck
+        if deck:
+            engine = self.engine
+            wanted = engine.hand_size - len(hand)
+            if wanted > 1 and not engine.refill_to_hand_size:
+                wanted = 1  # clarification refill: one card, never above the hand size
+            while wanted > 0 and deck:
+                insort(hand, deck.pop())  # keeps the hand sorted, as _insert does
+                wanted -= 1
         self.to_move = (player + self.direction) % self.players
 
     def outcome(self) -> Outcome:
@@ -372,12 +394,6 @@ class HimmelState(GameState):
         return other
 
     # -- moves -----------------------------------------------------------------------
-    def _play_number(self, player: int, move: Move) -> None:
-        _, card, pile = move
-        self.hands[player].remove(card)
-        self.piles[pile].append(card)
-        self.events["numbers_played"] += 1
-
     def _play_reverse(self, player: int, move: Move) -> None:
         self._discard_special(player, move[1])
         self.direction = -self.direction
@@ -440,26 +456,15 @@ class HimmelState(GameState):
             self.deck.insert(0, card)
         self.events["unbounded_targets"] += 1
 
-    def _refill(self, player: int) -> None:
-        hand, deck = self.hands[player], self.deck
-        engine = self.engine
-        wanted = engine.hand_size - len(hand)
-        if wanted > 1 and not engine.refill_to_hand_size:
-            wanted = 1  # clarification refill: one card, never above the hand size
-        while wanted > 0 and deck:
-            bisect.insort(hand, deck.pop())  # as _insert does
-            wanted -= 1
-
     @staticmethod
     def _insert(hand: list[str], card: str) -> None:
-        bisect.insort(hand, card)  # keeps the hand sorted (labels are unique)
+        insort(hand, card)  # keeps the hand sorted (labels are unique)
 
 
 #: Special kinds in the sorted order of their move names.
 _SPECIALS_IN_MOVE_ORDER = sorted(MOVE_OF_SPECIAL, key=MOVE_OF_SPECIAL.__getitem__)
 
 _PLAYS = {
-    "number": HimmelState._play_number,
     "reverse": HimmelState._play_reverse,
     "steal": HimmelState._play_steal,
     "raise": HimmelState._play_raise,
