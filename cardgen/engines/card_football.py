@@ -279,8 +279,7 @@ class CardFootballState(GameState):
     def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
         """The base loop for other bots; for this engine's own, the legal
         columns are computed once per move and the chosen one taken without
-        the copy for the bot or the legality check (the same moves, a
-        quarter less work a move)."""
+        the copy for the bot or the legality check (the same moves)."""
         if choose is not random_bot and choose is not greedy_bot:
             return super().play_out(choose, rng, bound)
         start = self.turn
