@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Hashable, Mapping, Sequence, TypeVar
 
 from cardgen.content.loader import Game
-from cardgen.errors import ContentError, Locator
+from cardgen.errors import ContentError, Locator, SimulationError
 
 Move = Hashable  # engines use small frozen dataclasses or tuples
 _State = TypeVar("_State", bound="GameState")
@@ -68,13 +68,25 @@ def shuffle_like_random(rng: random.Random, items: list) -> None:
     Python shuffles differently, :data:`_shuffle` is the library's own.
     """
     getrandbits = rng.getrandbits
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
+    steps = _SHUFFLE_STEPS.get(len(items))
+    if steps is None:
+        steps = _shuffle_steps(len(items))
+    for i, n, k in steps:
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
         items[i], items[j] = items[j], items[i]
+
+
+def _shuffle_steps(size: int) -> tuple[tuple[int, int, int], ...]:
+    """Fisher-Yates' steps for ``size`` items: (index, choices, bits per draw)."""
+    steps = tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+    if size <= 1000 and len(_SHUFFLE_STEPS) < 64:  # a game shuffles a few deck sizes, many times
+        _SHUFFLE_STEPS[size] = steps
+    return steps
+
+
+_SHUFFLE_STEPS: dict[int, tuple[tuple[int, int, int], ...]] = {}
 
 
 def _same_as_random_shuffle() -> bool:
@@ -200,6 +212,28 @@ class GameState(ABC):
         """
         return self.to_dict()
 
+    def play_out(self, choose: "Bot", rng: random.Random, bound: int) -> int:
+        """Play on to the end with ``choose`` in every seat and no invariant
+        checks; return the number of moves played.
+
+        The moves are exactly those of ``apply(choose(state, rng))`` until
+        ``is_over()``.  A sweep plays most of its games through this, so an
+        engine may override it with a loop that skips what the plain loop
+        repeats on every move for its own bots (a copy of the legal moves for
+        the bot, the legality check of a move taken from them); the override
+        must make the same moves (``tests/simulation/test_play_out.py``
+        plays both ways).  Raises :class:`SimulationError` when the game is
+        still running after ``bound`` moves.
+        """
+        is_over, apply = self.is_over, self.apply  # bound once: this loop runs every move
+        moves = 0
+        while not is_over():
+            if moves >= bound:
+                raise_past_bound(moves, bound)
+            apply(choose(self, rng))
+            moves += 1
+        return moves
+
     # -- shared --------------------------------------------------------------
     def clone(self) -> "GameState":
         """An equal, independent copy.
@@ -255,6 +289,11 @@ class GameState(ABC):
 #: ``state.rng``: the game's chance events must not depend on who plays, so
 #: that (seed, moves) replays a game whatever chose the moves.
 Bot = Callable[[GameState, random.Random], Move]
+
+
+def raise_past_bound(moves: int, bound: int) -> None:
+    """The failure of a game that passes its engine's declared bound on moves."""
+    raise SimulationError(f"game still running after {moves} moves (declared bound {bound})")
 
 
 def random_bot(state: GameState, rng: random.Random) -> Move:

@@ -48,7 +48,7 @@ import sys
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, raise_past_bound, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -93,9 +93,9 @@ class Case:
 class Take(NamedTuple):
     """What taking ``card`` would do, before anything random happens.
 
-    A named tuple rather than a frozen dataclass: one is built for every
-    move and for every column the greedy bot weighs, and a tuple is several
-    times cheaper to create.
+    A named tuple, so that the engine's own moves and the greedy bot can work
+    on the same fields as a plain tuple (``_case``), which is cheaper still
+    to build.
     """
 
     card: str
@@ -105,8 +105,15 @@ class Take(NamedTuple):
 
 
 #: Builds a Take from a tuple in C: the named tuple's own ``__new__`` is a
-#: Python function, and classify() builds one on every move.
+#: Python function.
 _take = tuple.__new__
+
+# The cases as module globals for the hot paths (_case, _take_from): on
+# Python 3.11 reading a class attribute looks it up on the type every time,
+# a global read is specialised.
+_SENT_OFF_SUIT, _LONG_SHOT, _SAME_CARD, _SHOT, _CANCELLED_SHOT = (
+    Case.SENT_OFF_SUIT, Case.LONG_SHOT, Case.SAME_CARD, Case.SHOT, Case.CANCELLED_SHOT)
+_FREE_KICK, _ATTACK, _CORNER, _PLAIN = Case.FREE_KICK, Case.ATTACK, Case.CORNER, Case.PLAIN
 
 
 class CardFootballEngine(Engine):
@@ -142,6 +149,12 @@ class CardFootballEngine(Engine):
         self.other_suits: tuple[tuple[int, ...], ...] = tuple(
             tuple(other for other in range(len(self.suits)) if other != suit) for suit in range(len(self.suits))
         )
+        #: main card label -> (suit, rank, the other suits): what classify()
+        #: needs of the taken card, in one dict read
+        self.take_facts: dict[str, tuple[int, int, tuple[int, ...]]] = {
+            label: (self.suit_of[label], self.rank_of[label], self.other_suits[self.suit_of[label]])
+            for label in self.main_cards
+        }
         self.place_names: tuple[str, ...] = (
             *(f"column{i + 1}" for i in range(self.columns)),
             *(f"active{player}.{suit}" for player in range(2) for suit in self.suits),
@@ -227,13 +240,27 @@ class CardFootballState(GameState):
         if legal is None:  # computed once per position: the bot, apply and the checks share it
             if self.over:
                 return []
-            columns = self.columns
-            # unavailable_columns() without building a set: the run is short
-            unavailable = self.run or (self.last_column[self.to_move],)
-            legal = [i for i, column in enumerate(columns) if column and i not in unavailable]
-            # the escape: every column with cards is unavailable
-            self._legal = legal = legal or [i for i, column in enumerate(columns) if column]
+            self._legal = legal = self._open_columns()
         return legal.copy()
+
+    def _open_columns(self) -> list[int]:
+        """The legal columns of a game not over (a new list, not cached)."""
+        # unavailable_columns() without building a set: the run is short
+        unavailable = self.run or (self.last_column[self.to_move],)
+        legal = []
+        # plain loops: a comprehension is a function call of its own on Python 3.11
+        index = 0
+        for column in self.columns:
+            if column and index not in unavailable:
+                legal.append(index)
+            index += 1
+        if not legal:  # the escape: every column with cards is unavailable
+            index = 0
+            for column in self.columns:
+                if column:
+                    legal.append(index)
+                index += 1
+        return legal
 
     legal_moves = legal_columns  # the contract's name; one call less on every move
 
@@ -247,21 +274,70 @@ class CardFootballState(GameState):
         legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+        self._take_from(move)
+
+    def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
+        """The base loop for other bots; for this engine's own, the legal
+        columns are computed once per move and the chosen one taken without
+        the copy for the bot or the legality check (the same moves)."""
+        if choose is not random_bot and choose is not greedy_bot:
+            return super().play_out(choose, rng, bound)
+        start = self.turn
+        limit = start + bound
+        open_columns, take_from = self._open_columns, self._take_from
+        draw = rng.random
+        while not self.over:
+            if self.turn >= limit:
+                raise_past_bound(self.turn - start, bound)
+            legal = open_columns()
+            if choose is random_bot:
+                take_from(legal[int(draw() * len(legal))])  # random_bot's draw
+            else:
+                take_from(_best_column(self, legal))
+        return self.turn - start
+
+    def _take_from(self, move: int) -> None:
+        """Play a legal take: classify it and carry out its case.
+
+        The carrying out is inline rather than a method of its own: one call
+        less on every move.
+        """
         run = self.run
-        if move in run if run else move == self.last_column[self.to_move]:
+        player = self.to_move
+        if move in run if run else move == self.last_column[player]:
             self.events["escapes"] += 1  # legal only because every column was unavailable
         self.turn += 1
         self._legal = None
         run.append(move)
         columns = self.columns
         column = columns[move]
-        passes = self._resolve(self.classify(self.to_move, column.pop()))
+        take = self._case(player, column.pop())
+        card, case, removes, _ = take
+        if case is _SENT_OFF_SUIT:
+            self.removed.append(card)
+            self.events["sent_off_suit_takes"] += 1
+            passes = False
+        else:
+            suit = self.engine.suit_of[card]
+            self.actives[player][suit].append(card)
+            if case is _LONG_SHOT:
+                self._long_shot(player, card)
+                passes = True
+            else:
+                if removes:
+                    self._remove_rank(1 - player, suit, self.engine.rank_of[card])
+                # most takes are plain: no handler to look up
+                passes = case is not _PLAIN and _CASE_HANDLERS[case](self, player, suit, take)
         if self.over:
             return
         if not column and not any(columns):
             self._end_period()
         elif passes or self.extra_moves == 0:
-            self._pass_turn()
+            # the turn passes (inline: it happens on most moves)
+            self.last_column[self.to_move] = move
+            self.run = []
+            self.extra_moves = 0
+            self.to_move = 1 - self.to_move
         else:
             self.extra_moves -= 1
 
@@ -336,17 +412,21 @@ class CardFootballState(GameState):
 
     # -- the priority list -----------------------------------------------------------
     def classify(self, player: int, card: str) -> Take:
-        """The first case of the priority list that taking ``card`` meets (no side effects).
+        """The first case of the priority list that taking ``card`` meets (no side effects)."""
+        return _take(Take, self._case(player, card))
+
+    def _case(self, player: int, card: str) -> tuple:
+        """:meth:`classify`'s fields as a plain tuple, which costs a tenth of
+        a Take to build.
 
         Plain loops rather than generators: this runs on every move and for
         every column the greedy bot weighs.
         """
         engine = self.engine
-        suit, rank = engine.suit_of[card], engine.rank_of[card]
+        suit, rank, other_suits = engine.take_facts[card]
         if self.penalty_cards[player][suit] >= engine.suspension_cards:
-            return _take(Take, (card, Case.SENT_OFF_SUIT, 0, 0))
+            return card, _SENT_OFF_SUIT, 0, 0
         rank_of = engine.rank_of
-        other_suits = engine.other_suits[suit]
         active = self.actives[player]
         column = active[suit]
         size = len(column) + 1
@@ -358,7 +438,7 @@ class CardFootballState(GameState):
             else:
                 break  # this suit has none: no long shot
         else:
-            return _take(Take, (card, Case.LONG_SHOT, 0, size))
+            return card, _LONG_SHOT, 0, size
         opponent = self.actives[1 - player]
         removes = 0
         for other_suit in other_suits:
@@ -367,37 +447,18 @@ class CardFootballState(GameState):
                     removes += 1
         for other in opponent[suit]:
             if rank_of[other] == rank:
-                return _take(Take, (card, Case.SAME_CARD, removes, size))
+                return card, _SAME_CARD, removes, size
         if size == 4:
-            return _take(Take, (card, Case.CANCELLED_SHOT if removes else Case.SHOT, removes, size))
+            return card, _CANCELLED_SHOT if removes else _SHOT, removes, size
         if column:
             below = rank_of[column[-1]]
             if below == rank:
-                return _take(Take, (card, Case.FREE_KICK, removes, size))
+                return card, _FREE_KICK, removes, size
             if below == rank - 1:
-                return _take(Take, (card, Case.ATTACK, removes, size))
+                return card, _ATTACK, removes, size
             if size == 3 and rank_of[column[0]] == rank:
-                return _take(Take, (card, Case.CORNER, removes, size))
-        return _take(Take, (card, Case.PLAIN, removes, size))
-
-    def _resolve(self, take: Take) -> bool:
-        """Carry out a classified take; True when the turn passes to the opponent."""
-        player = self.to_move
-        card, case, removes, _ = take
-        if case is Case.SENT_OFF_SUIT:
-            self.removed.append(card)
-            self.events["sent_off_suit_takes"] += 1
-            return False
-        suit = self.engine.suit_of[card]
-        self.actives[player][suit].append(card)
-        if case is Case.LONG_SHOT:
-            self._long_shot(player, card)
-            return True
-        if removes:
-            self._remove_rank(1 - player, suit, self.engine.rank_of[card])
-        if case is Case.PLAIN:  # most takes: no handler to look up
-            return False
-        return _CASE_HANDLERS[case](self, player, suit, take)
+                return card, _CORNER, removes, size
+        return card, _PLAIN, removes, size
 
     def _long_shot(self, player: int, card: str) -> None:
         rank = self.engine.rank_of[card]
@@ -426,18 +487,18 @@ class CardFootballState(GameState):
         if count:
             self.events["rank_removals"] += count
 
-    def _same_card(self, player: int, suit: int, take: Take) -> bool:
+    def _same_card(self, player: int, suit: int, take: tuple) -> bool:
         self.removed.append(self.actives[player][suit].pop())
         self.events["same_card_cancels"] += 1
         return True
 
-    def _cancelled_shot(self, player: int, suit: int, take: Take) -> bool:
+    def _cancelled_shot(self, player: int, suit: int, take: tuple) -> bool:
         self.removed.append(self.actives[player][suit].pop())
         self.extra_moves += CANCELLED_SHOT_EXTRA_MOVES
         self.events["shots_cancelled"] += 1
         return False
 
-    def _shot(self, player: int, suit: int, take: Take) -> bool:
+    def _shot(self, player: int, suit: int, take: tuple) -> bool:
         self.events["shots"] += 1
         column = self.actives[player][suit]
         saved_by = self._save_attempt(suit, SHOT_SAVE_CARDS)
@@ -456,8 +517,8 @@ class CardFootballState(GameState):
         self._goal(player, "shot")
         return False
 
-    def _free_kick(self, player: int, suit: int, take: Take) -> bool:
-        save_cards = FREE_KICK_SAVE_CARDS[self.engine.rank_name[take.card]]
+    def _free_kick(self, player: int, suit: int, take: tuple) -> bool:
+        save_cards = FREE_KICK_SAVE_CARDS[self.engine.rank_name[take[0]]]
         self.events["free_kicks"] += 1
         self.events[FREE_KICK_EVENT[save_cards]] += 1
         column = self.actives[player][suit]
@@ -474,12 +535,12 @@ class CardFootballState(GameState):
             self._book(1 - player, suit, penalty)
         return True
 
-    def _attack(self, player: int, suit: int, take: Take) -> bool:
+    def _attack(self, player: int, suit: int, take: tuple) -> bool:
         self.extra_moves += ATTACK_EXTRA_MOVES
         self.events["attacks"] += 1
         return False
 
-    def _corner(self, player: int, suit: int, take: Take) -> bool:
+    def _corner(self, player: int, suit: int, take: tuple) -> bool:
         self.extra_moves += CORNER_EXTRA_MOVES
         self.events["corners"] += 1
         return False
@@ -535,12 +596,6 @@ class CardFootballState(GameState):
         self.events["added_cards"] += 1
 
     # -- turns and periods ------------------------------------------------------------
-    def _pass_turn(self) -> None:
-        self.last_column[self.to_move] = self.run[-1] if self.run else None
-        self.run = []
-        self.extra_moves = 0
-        self.to_move = 1 - self.to_move
-
     def _end_period(self) -> None:
         engine = self.engine
         self.period += 1
@@ -622,21 +677,29 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     never at the save pile or the face-down cards.
     """
     assert isinstance(state, CardFootballState)
-    player = state.current_player()
+    return _best_column(state, state.legal_columns())
+
+
+def _best_column(state: CardFootballState, legal: list[int]) -> int:
+    """The greedy bot's choice among the ``legal`` columns."""
+    player = state.to_move
+    columns, case = state.columns, state._case
     best_move, best_worth = None, float("-inf")
-    for column in state.legal_columns():
-        worth = take_worth(state, state.classify(player, state.columns[column][-1]))
+    for column in legal:
+        worth = take_worth(state, case(player, columns[column][-1]))
         if worth > best_worth:
             best_move, best_worth = column, worth
     return best_move
 
 
-def take_worth(state: CardFootballState, take: Take) -> float:
-    """The greedy bot's estimate of a take, in goals for the taker."""
-    if take.case is Case.FREE_KICK:
-        save_cards = FREE_KICK_SAVE_CARDS[state.engine.rank_name[take.card]]
-        worth = _SAVE_MISS**save_cards + 0.05 * (1 if take.column_size == 2 else 2)
+def take_worth(state: CardFootballState, take: tuple) -> float:
+    """The greedy bot's estimate of a take (a :class:`Take`, or its fields as
+    a plain tuple), in goals for the taker."""
+    card, case, removes, column_size = take
+    if case is _FREE_KICK:
+        save_cards = FREE_KICK_SAVE_CARDS[state.engine.rank_name[card]]
+        worth = _SAVE_MISS**save_cards + 0.05 * (1 if column_size == 2 else 2)
     else:
-        worth = _CASE_WORTH[take.case]
+        worth = _CASE_WORTH[case]
     # removing the opponent's cards breaks their build-up; a 3rd card sets up a shot
-    return worth + 0.03 * take.removes + (0.02 if take.column_size == 3 else 0.0)
+    return worth + 0.03 * removes + (0.02 if column_size == 3 else 0.0)

@@ -19,13 +19,13 @@ play alike.  Rule options read from ``self.options``: ``take-when``, ``refill``,
 
 from __future__ import annotations
 
-import bisect
+from bisect import insort
 import random
 import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, raise_past_bound, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 NUMBER_GROUP = "number"
@@ -90,11 +90,11 @@ class HimmelEngine(Engine):
             card: tuple(("number", card, pile) for pile in range(self.targets)) for card in self.value_of
         }
         self.take_moves: dict[str, Move] = {card: ("take", card) for card in self.value_of}
-        #: card -> (value, its number moves) for a number, (None, kind) for a special:
-        #: one dict read per card of the hand
+        #: card -> (value, its number moves, its take move) for a number,
+        #: (None, kind, None) for a special: one dict read per card of the hand
         self.hand_card: dict[str, tuple] = {
-            **{card: (value, self.number_moves[card]) for card, value in self.value_of.items()},
-            **{card: (None, kind) for card, kind in self.special_of.items()},
+            **{card: (value, self.number_moves[card], self.take_moves[card]) for card, value in self.value_of.items()},
+            **{card: (None, kind, None) for card, kind in self.special_of.items()},
         }
 
     def place_names(self, players: int) -> tuple[str, ...]:
@@ -205,22 +205,28 @@ class HimmelState(GameState):
         value_of = engine.value_of
         hand_card = engine.hand_card
         no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
-        # each pile's open interval (see _open_interval), inline: this runs every move
-        intervals = [
-            (pile, value_of[cards[-1]] if cards else no_floor, value_of[stack[-1]] if stack else no_ceiling)
-            for pile, (cards, stack) in enumerate(zip(self.piles, self.target_stacks))
-        ]
+        # Each pile's open interval (see _open_interval), inline since this
+        # runs every move; plain loops, since a comprehension is a function
+        # call of its own on Python 3.11.
+        intervals = []
+        stacks = self.target_stacks
+        pile = 0
+        for cards in self.piles:
+            stack = stacks[pile]
+            intervals.append((pile, value_of[cards[-1]] if cards else no_floor,
+                              value_of[stack[-1]] if stack else no_ceiling))
+            pile += 1
         plays: list[Move] = []
-        numbers: list[str] = []
+        takes: list[Move] = []  # a take per number card of the hand, in hand order
         first_special: dict[str, str] | None = None  # kind -> its first card in the hand
         for card in hand:
-            value, moves = hand_card[card]
+            value, moves, take = hand_card[card]
             if value is None:  # a special: ``moves`` is its kind
                 if first_special is None:
                     first_special = {}
                 first_special.setdefault(moves, card)
                 continue
-            numbers.append(card)
+            takes.append(take)
             for pile, low, high in intervals:
                 if low < value < high:
                     plays.append(moves[pile])
@@ -230,33 +236,36 @@ class HimmelState(GameState):
                 if card is not None:
                     plays += self._special_moves(player, card, kind)
         if engine.take_any_time or not plays:
-            plays += self._take_moves(numbers)
+            if takes and self.deck:
+                plays += takes
+            else:  # no number to set as the new target, or the last take (the deck is empty) needs none
+                plays.append(_TAKE_NO_CARD)
         return plays
 
     def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
         if kind == REVERSE:
             return [("reverse", card)]
+        # Plain loops, no comprehensions or generators: on Python 3.11 each is
+        # a function call of its own, and a hand holds a special most moves.
+        moves: list[Move] = []
         if kind == STEAL:  # clarification steal-victim: any opponent with cards in hand
-            return [("steal", card, v) for v, hand in enumerate(self.hands) if v != player and hand]
-        moves: list[Move] = []  # raise-target: a number above the chosen target
-        value_of = self.engine.value_of
-        for pile, stack in enumerate(self.target_stacks):
-            if not stack:
-                continue  # a pile without a target has nothing to raise
-            target = value_of[stack[-1]]
-            moves.extend(
-                ("raise", card, pile, number)
-                for number in self.hands[player]
-                if value_of.get(number, 0) > target
-            )
+            victim = 0
+            for hand in self.hands:
+                if hand and victim != player:
+                    moves.append(("steal", card, victim))
+                victim += 1
+            return moves
+        value_of = self.engine.value_of  # raise-target: a number above the chosen target
+        hand = self.hands[player]
+        pile = 0
+        for stack in self.target_stacks:
+            if stack:  # a pile without a target has nothing to raise
+                target = value_of[stack[-1]]
+                for number in hand:
+                    if value_of.get(number, 0) > target:
+                        moves.append(("raise", card, pile, number))
+            pile += 1
         return moves
-
-    def _take_moves(self, numbers: list[str]) -> list[Move]:
-        """The takes, given the number cards of the hand in hand order."""
-        if not self.deck:
-            return [_TAKE_NO_CARD]  # the last take: no new target is needed
-        take_moves = self.engine.take_moves
-        return [take_moves[card] for card in numbers] or [_TAKE_NO_CARD]
 
     def fits(self, pile: int, value: int) -> bool:
         """A number fits above the pile's top card and below its target (if any)."""
@@ -277,18 +286,57 @@ class HimmelState(GameState):
         legal = self._legal
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+        self._play(move, legal)
+
+    def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
+        """The base loop for other bots; for this engine's own, the legal
+        moves are computed once per move and the chosen one played without
+        the copy for the bot or the legality check (the same moves)."""
+        if choose is not random_bot and choose is not greedy_bot:
+            return super().play_out(choose, rng, bound)
+        start = self.turn
+        limit = start + bound
+        compute_legal, play = self._compute_legal, self._play
+        draw = rng.random
+        while not self.over:
+            if self.turn >= limit:
+                raise_past_bound(self.turn - start, bound)
+            legal = compute_legal()
+            if choose is random_bot:
+                play(legal[int(draw() * len(legal))], legal)  # random_bot's draw
+            else:
+                play(_cheapest_move(self, legal), legal)
+        return self.turn - start
+
+    def _play(self, move: Move, legal: list[Move]) -> None:
+        """Play ``move``, one of the ``legal`` moves of this position."""
         self.turn += 1
         self._legal = None
         player = self.to_move
+        hand = self.hands[player]
         kind = move[0]
-        if kind == "take":
+        # A number and the refill inline: one or the other runs on every move.
+        if kind == "number":
+            _, card, pile = move
+            hand.remove(card)
+            self.piles[pile].append(card)
+            self.events["numbers_played"] += 1
+        elif kind == "take":
             # Stuck: nothing but takes was legal (takes sort last).
             self._take(player, move[1], stuck=legal[0][0] == "take")
             if self.over:
                 return
         else:
             _PLAYS[kind](self, player, move)
-        self._refill(player)
+        deck = self.deck
+        if deck:
+            engine = self.engine
+            wanted = engine.hand_size - len(hand)
+            if wanted > 1 and not engine.refill_to_hand_size:
+                wanted = 1  # clarification refill: one card, never above the hand size
+            while wanted > 0 and deck:
+                insort(hand, deck.pop())  # keeps the hand sorted, as _insert does
+                wanted -= 1
         self.to_move = (player + self.direction) % self.players
 
     def outcome(self) -> Outcome:
@@ -346,12 +394,6 @@ class HimmelState(GameState):
         return other
 
     # -- moves -----------------------------------------------------------------------
-    def _play_number(self, player: int, move: Move) -> None:
-        _, card, pile = move
-        self.hands[player].remove(card)
-        self.piles[pile].append(card)
-        self.events["numbers_played"] += 1
-
     def _play_reverse(self, player: int, move: Move) -> None:
         self._discard_special(player, move[1])
         self.direction = -self.direction
@@ -414,26 +456,15 @@ class HimmelState(GameState):
             self.deck.insert(0, card)
         self.events["unbounded_targets"] += 1
 
-    def _refill(self, player: int) -> None:
-        hand, deck = self.hands[player], self.deck
-        engine = self.engine
-        wanted = engine.hand_size - len(hand)
-        if wanted > 1 and not engine.refill_to_hand_size:
-            wanted = 1  # clarification refill: one card, never above the hand size
-        while wanted > 0 and deck:
-            bisect.insort(hand, deck.pop())  # as _insert does
-            wanted -= 1
-
     @staticmethod
     def _insert(hand: list[str], card: str) -> None:
-        bisect.insort(hand, card)  # keeps the hand sorted (labels are unique)
+        insort(hand, card)  # keeps the hand sorted (labels are unique)
 
 
 #: Special kinds in the sorted order of their move names.
 _SPECIALS_IN_MOVE_ORDER = sorted(MOVE_OF_SPECIAL, key=MOVE_OF_SPECIAL.__getitem__)
 
 _PLAYS = {
-    "number": HimmelState._play_number,
     "reverse": HimmelState._play_reverse,
     "steal": HimmelState._play_steal,
     "raise": HimmelState._play_raise,
@@ -452,12 +483,17 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
     takes.  It sees only its hand, the piles and the heaps.
     """
     assert isinstance(state, HimmelState)
+    return _cheapest_move(state, state.moves())
+
+
+def _cheapest_move(state: HimmelState, legal: list[Move]) -> Move:
+    """The greedy bot's choice among the ``legal`` moves."""
     value_of = state.engine.value_of
     # Number moves are most of the list: their cost (move_cost's formula)
     # from the piles' top values, looked up once per position.
     floors = [value_of[cards[-1]] if cards else 0 for cards in state.piles]
     best_move, best_cost = None, float("inf")
-    for move in state.moves():
+    for move in legal:
         if move[0] == "number":
             cost = 0.1 * (value_of[move[1]] - floors[move[2]])
         else:

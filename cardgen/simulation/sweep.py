@@ -202,21 +202,18 @@ def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, poli
 
 
 def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Callable, bound: int) -> Record:
-    """The game without invariant checks: the same moves as :func:`play_checked` plays."""
+    """The game without invariant checks (``GameState.play_out``): the same moves as
+    :func:`play_checked` plays."""
     bot_rng = random.Random(derive_seed(seed, "bot"))
-    moves = 0
+    state = None
     try:
         state = engine.new_game(players, seed)
-        is_over, apply = state.is_over, state.apply  # bound once: this loop runs every move
-        while not is_over():
-            if moves >= bound:
-                raise SimulationError(f"game still running after {moves} moves (declared bound {bound})")
-            apply(choose(state, bot_rng))
-            moves += 1
-        return _finished(index, moves, state)
+        return _finished(index, state.play_out(choose, bot_rng, bound), state)
     except Exception as error:  # an engine bug is one game's violation, as in simulate
         message = f"{type(error).__name__}: {error}" if not isinstance(error, SimulationError) else str(error)
-        return (index, moves + 1, f"{message} (game {engine.game.id}, seed {seed}, move {moves + 1})", [], [], False, [])
+        # the failing move's number as far as the state counted it (the engines count moves in ``turn``)
+        failed = getattr(state, "turn", 0) + 1
+        return (index, failed, f"{message} (game {engine.game.id}, seed {seed}, move {failed})", [], [], False, [])
 
 
 # -- running a plan --------------------------------------------------------------------------------
