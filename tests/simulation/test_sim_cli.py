@@ -58,7 +58,14 @@ def test_simulate_options_and_their_errors():
 def test_simulate_exits_1_on_a_violation(monkeypatch):
     from cardgen.engines import himmel
 
-    monkeypatch.setattr(himmel.HimmelState, "_refill", lambda self, player: self.deck.pop() if self.deck else None)
+    played = himmel.HimmelState._play
+
+    def losing_a_card(self, move, legal):  # a broken engine: one card vanishes from the deck each move
+        played(self, move, legal)
+        if self.deck:
+            self.deck.pop()
+
+    monkeypatch.setattr(himmel.HimmelState, "_play", losing_a_card)
     result = run("simulate", "himmel", "--games", "3", "--players", "3")
     assert result.exit_code == 1
     assert "violation:" in result.output and "seed" in result.output and "move 1" in result.output
