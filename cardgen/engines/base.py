@@ -296,6 +296,30 @@ def raise_past_bound(moves: int, bound: int) -> None:
     raise SimulationError(f"game still running after {moves} moves (declared bound {bound})")
 
 
+def play_out_own_bots(state: GameState, choose: "Bot", rng: random.Random, bound: int, *, greedy: "Bot",
+                      greedy_move: Callable[[GameState, list], Move], legal_of: Callable[[], list],
+                      play: Callable[[Move, list], None]) -> int:
+    """:meth:`GameState.play_out` for an engine whose state has ``over`` and ``turn``: with
+    :func:`random_bot` or the engine's ``greedy`` bot, the legal moves are computed once per
+    move (``legal_of()``, a fresh list) and the chosen one is played by ``play(move, legal)``
+    without the copy for the bot or the legality check: the same moves as the plain loop,
+    which any other bot gets."""
+    if choose is not random_bot and choose is not greedy:
+        return GameState.play_out(state, choose, rng, bound)
+    start = state.turn
+    limit = start + bound
+    draw = rng.random
+    while not state.over:
+        if state.turn >= limit:
+            raise_past_bound(state.turn - start, bound)
+        legal = legal_of()
+        if choose is random_bot:
+            play(legal[int(draw() * len(legal))], legal)  # random_bot's draw
+        else:
+            play(greedy_move(state, legal), legal)
+    return state.turn - start
+
+
 def random_bot(state: GameState, rng: random.Random) -> Move:
     """Uniform over the legal moves: the baseline bot every engine offers.
 

@@ -48,7 +48,7 @@ import sys
 from typing import Any, Mapping, NamedTuple
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, raise_past_bound, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, play_out_own_bots, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 MAIN_GROUP = "main"
@@ -277,27 +277,12 @@ class CardFootballState(GameState):
         self._take_from(move)
 
     def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
-        """The base loop for other bots; for this engine's own, the legal
-        columns are computed once per move and the chosen one taken without
-        the copy for the bot or the legality check (the same moves)."""
-        if choose is not random_bot and choose is not greedy_bot:
-            return super().play_out(choose, rng, bound)
-        start = self.turn
-        limit = start + bound
-        open_columns, take_from = self._open_columns, self._take_from
-        draw = rng.random
-        while not self.over:
-            if self.turn >= limit:
-                raise_past_bound(self.turn - start, bound)
-            legal = open_columns()
-            if choose is random_bot:
-                take_from(legal[int(draw() * len(legal))])  # random_bot's draw
-            else:
-                take_from(_best_column(self, legal))
-        return self.turn - start
+        return play_out_own_bots(self, choose, rng, bound, greedy=greedy_bot, greedy_move=_best_column,
+                                 legal_of=self._open_columns, play=self._take_from)
 
-    def _take_from(self, move: int) -> None:
-        """Play a legal take: classify it and carry out its case.
+    def _take_from(self, move: int, legal: list | None = None) -> None:
+        """Play a legal take: classify it and carry out its case (``legal`` is not
+        needed here; it is :func:`play_out_own_bots`' shared signature).
 
         The carrying out is inline rather than a method of its own: one call
         less on every move.

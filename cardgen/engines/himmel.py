@@ -25,7 +25,7 @@ import sys
 from typing import Any, Mapping
 
 from cardgen.content.loader import Game
-from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, raise_past_bound, random_bot
+from cardgen.engines.base import Bot, Engine, EventRandom, GameState, Outcome, play_out_own_bots, random_bot
 from cardgen.errors import ContentError, Locator, SimulationError
 
 NUMBER_GROUP = "number"
@@ -289,24 +289,8 @@ class HimmelState(GameState):
         self._play(move, legal)
 
     def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
-        """The base loop for other bots; for this engine's own, the legal
-        moves are computed once per move and the chosen one played without
-        the copy for the bot or the legality check (the same moves)."""
-        if choose is not random_bot and choose is not greedy_bot:
-            return super().play_out(choose, rng, bound)
-        start = self.turn
-        limit = start + bound
-        compute_legal, play = self._compute_legal, self._play
-        draw = rng.random
-        while not self.over:
-            if self.turn >= limit:
-                raise_past_bound(self.turn - start, bound)
-            legal = compute_legal()
-            if choose is random_bot:
-                play(legal[int(draw() * len(legal))], legal)  # random_bot's draw
-            else:
-                play(_cheapest_move(self, legal), legal)
-        return self.turn - start
+        return play_out_own_bots(self, choose, rng, bound, greedy=greedy_bot, greedy_move=_cheapest_move,
+                                 legal_of=self._compute_legal, play=self._play)
 
     def _play(self, move: Move, legal: list[Move]) -> None:
         """Play ``move``, one of the ``legal`` moves of this position."""
