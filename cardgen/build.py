@@ -224,9 +224,9 @@ def fallback_summary(artefacts: list[Artefact]) -> list[tuple[str, str, int, lis
 def _forget_cached_inputs() -> None:
     """Content and layouts may have changed since an earlier build in this process."""
     from cardgen.render.layout import load_layout
-    from cardgen.render.shop import profiles
+    from cardgen.render.printers import printers
 
-    for cached in (load_game_cached, load_layout, profiles):
+    for cached in (load_game_cached, load_layout, printers):
         cached.cache_clear()
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import yaml
 
+from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import Locator, RenderError
 from cardgen.render.layout import TEMPLATES_DIR
 
@@ -100,11 +101,11 @@ def printers(templates_dir: Path | None = None) -> dict[str, Printer]:
     path = (templates_dir or TEMPLATES_DIR) / "printers.yaml"
     if not path.is_file():
         path = TEMPLATES_DIR / "printers.yaml"
-    if path.stat().st_size > MAX_PRINTERS_BYTES:
-        raise RenderError(f"{path} is larger than {MAX_PRINTERS_BYTES} bytes")
     try:
-        data = yaml.safe_load(path.read_text("utf-8"))
-    except yaml.YAMLError as exc:
+        data = yaml.safe_load(read_capped(path, MAX_PRINTERS_BYTES).decode("utf-8"))
+    except UnsafeFile as exc:
+        raise RenderError(f"{path}: {exc}") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
         raise RenderError(f"{path} is not valid YAML: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("printers"), dict):
         raise RenderError(f"{path} must have a 'printers' mapping")

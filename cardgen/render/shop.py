@@ -21,15 +21,11 @@ from pathlib import Path
 from cardgen.errors import RenderError
 from cardgen.render.card import CardPlan, CardRenderer
 from cardgen.render.pdf import finish, new_canvas
-from cardgen.render.printers import Printer, printer, printers
+from cardgen.render.printers import Printer, printer
 from cardgen.render.text import PT_PER_MM
 
 SHOP_BLEED_MM = 3.0
 
-
-# the names the PNG code and the build have always used for the printer records
-profiles = printers
-profile = printer
 
 
 def _shop_page(c, renderer: CardRenderer, plan: CardPlan, bleed_pt: float) -> None:
@@ -161,7 +157,7 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
     ``cache`` (plan key -> png) lets a caller share images between languages;
     ``part`` of ``parts`` selects a slice of the card designs (for parallel jobs).
     """
-    prof = profile(profile_id, templates_dir)
+    prof = printer(profile_id, templates_dir)
     renderer = CardRenderer(game, lang, templates_dir)
     size = game.meta.card_size
     wpx, hpx = prof.pixels(size.width_mm, size.height_mm)

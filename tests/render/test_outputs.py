@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from cardgen.render.sheets import PAPERS, PnpOptions, best_grid, render_pnp
-from cardgen.render.shop import profile, render_pngs, render_shop_pdf
+from cardgen.render.printers import printer
+from cardgen.render.shop import render_pngs, render_shop_pdf
 from cardgen.render.text import PT_PER_MM
 
 from pdfcheck import box, fonts_of, inside, reader
@@ -114,7 +115,7 @@ def test_shop_pdf_boxes_and_bleed(games):
 ])
 def test_pngs_size_and_dpi(games, game_id, profile_id, size):
     game = games[game_id]
-    prof = profile(profile_id)
+    prof = printer(profile_id)
     if game.meta.card_size.width_mm == 63.5:
         assert size in prof.expect.values()
     images, pixels, dpi = render_pngs(game, "ru", profile_id, part=0, parts=12)

@@ -20,7 +20,8 @@ from cardgen.content import load_games
 from cardgen.errors import RenderError
 from cardgen.i18n import Texts
 from cardgen.i18n.labels import card_label, texts_lookup
-from cardgen.render.shop import profile, render_pngs
+from cardgen.render.printers import printer
+from cardgen.render.shop import render_pngs
 from cardgen.render.tabletop import (MAX_SHEET_PX, TTS_MAX_COLS, TTS_MAX_ROWS, best_grid, card_texts, check_url,
                                      is_tile, plan_sheets, saved_object, split_into_sheets, wanted_formats)
 
@@ -68,7 +69,7 @@ def _files(manifest: dict, game: str, lang: str) -> dict[str, dict]:
 def _shop_renders(game, lang: str) -> tuple[dict[str, Image.Image], dict[str, Image.Image]]:
     """card id -> and back id -> the card's own render, the shop PNG cut to the trim."""
     images, (w, h), dpi = render_pngs(game, lang)
-    bleed = profile("tgc").bleed_in * dpi
+    bleed = printer("tgc").bleed_in * dpi
     trim = (bleed, bleed, w - bleed, h - bleed)
     faces: dict[str, Image.Image] = {}
     backs: dict[str, Image.Image] = {}
