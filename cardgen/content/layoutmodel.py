@@ -85,7 +85,9 @@ SymbolSpec = Annotated[
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # defer_build: a validator is built when first used, so a run whose files all come from
+    # the cache (cardgen.content.memo) never builds one
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Element(_Model):

@@ -14,6 +14,7 @@ from typing import Any, Iterator, TypeVar, get_origin
 
 from pydantic import BaseModel, ValidationError
 
+from cardgen.content import memo
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
 from cardgen.content.translations import LOCALE_DIR, locale_messages
@@ -232,20 +233,19 @@ class _Reader:
         cross-reference checks locate card ``i`` of the deck at the lines it
         came from (see cardgen.content.generators).
         """
-        cards_file = self.model(CARDS_FILE, CardsFile)
-        if cards_file is None:
-            return None
-        expansion = expand_cards(self.documents[CARDS_FILE], cards_file, self.errors)
-        if expansion is None:
+        source = self.document(CARDS_FILE)
+        if source is None:
             return None
         found: list[ContentError] = []
-        expanded = validate_document(expansion.document, CardsFile, found)
-        self.errors.extend(expansion.explain_all(found))
-        if expanded is None:
-            return None
-        self.documents[CARDS_FILE] = expansion.document
-        cards = [card for card in expanded.cards if isinstance(card, Card)]
-        return cards, expansion
+        if source.digest is None:
+            deck = _expanded_deck(source, found)
+        else:  # the deck depends on this one file: kept between runs (cardgen.content.memo)
+            deck = memo.cached("deck", [source.digest], lambda: _expanded_deck(source, found),
+                               keep=lambda result: not found)
+        self.errors.extend(found)
+        if deck is not None:
+            self.documents[CARDS_FILE] = deck[1].document
+        return deck
 
     def text_files(self) -> Iterator[tuple[str, MessagesFile]]:
         text_dir = self.game_dir / TEXT_DIR
@@ -262,8 +262,37 @@ class _Reader:
                 yield name, catalogue
 
 
+def _expanded_deck(source: YamlDocument, errors: list[ContentError]) -> tuple[list[Card], ExpandedCards] | None:
+    cards_file = _validated(source, CardsFile, errors)
+    if cards_file is None:
+        return None
+    expansion = expand_cards(source, cards_file, errors)
+    if expansion is None:
+        return None
+    found: list[ContentError] = []
+    expanded = _validated(expansion.document, CardsFile, found)
+    errors.extend(expansion.explain_all(found))
+    if expanded is None:
+        return None
+    return [card for card in expanded.cards if isinstance(card, Card)], expansion
+
+
 def validate_document(doc: YamlDocument, model: type[M], errors: list[ContentError]) -> M | None:
-    """Check ``doc.data`` against ``model``; append one error per problem found."""
+    """Check ``doc.data`` against ``model``; append one error per problem found.
+
+    A document read from a file is checked once per content and model: the model is kept
+    between runs (cardgen.content.memo), errors never are.
+    """
+    if doc.digest is None:
+        return _validated(doc, model, errors)
+    found: list[ContentError] = []
+    checked = memo.cached("model", [f"{model.__module__}.{model.__qualname__}", doc.digest],
+                          lambda: _validated(doc, model, found), keep=lambda result: not found)
+    errors.extend(found)
+    return checked
+
+
+def _validated(doc: YamlDocument, model: type[M], errors: list[ContentError]) -> M | None:
     if not isinstance(doc.data, dict):
         errors.append(
             ContentError(

@@ -73,7 +73,9 @@ Scalar = str | int | float | bool
 
 
 class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    # defer_build: a validator is built when first used, so a run whose files all come from
+    # the cache (cardgen.content.memo) never builds one
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class PlayerCount(Strict):

@@ -18,13 +18,15 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import denormalize, read_po
-
+from cardgen.content import memo
 from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.content.yamlsource import MAX_FILE_BYTES
 from cardgen.errors import ContentError, I18nError, Locator, shown_path
+
+if TYPE_CHECKING:
+    from babel.messages.catalog import Catalog
 
 LOCALE_DIR = "locale"
 
@@ -47,6 +49,8 @@ class Entry:
 
 def previous_ids(catalog: Catalog) -> Catalog:
     """Babel reads ``#| msgid`` lines as user comments; turn them back into previous ids."""
+    from babel.messages.pofile import denormalize
+
     for message in list(catalog) + list(catalog.obsolete.values()):
         lines = [c[1:].strip() for c in message.user_comments if c.startswith("|")]
         if not lines:
@@ -79,7 +83,14 @@ def read_entries(path: Path, display: str | None = None, *, root: Path | None = 
 
 @lru_cache(maxsize=64)
 def _parsed(raw: bytes, shown: Path) -> tuple[tuple[str, Entry], ...]:
-    """The entries of a PO file's bytes, keyed by content so a changed file is parsed again."""
+    """The entries of a PO file's bytes, keyed by content so a changed file is parsed again
+    (in this process, and on disk between runs: cardgen.content.memo)."""
+    return memo.cached("po", [raw, str(shown)], lambda: _parse_entries(raw, shown))
+
+
+def _parse_entries(raw: bytes, shown: Path) -> tuple[tuple[str, Entry], ...]:
+    from babel.messages.pofile import read_po  # only when the file is not in the cache
+
     data = io.BytesIO(raw)
     problem = po_syntax_problem(raw)
     if problem is not None:

@@ -27,12 +27,13 @@ DEFAULT_FONT = STYLES["regular"]
 def register(name: str) -> str:
     """Register one vendored font with reportlab (once per process); return its name."""
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
+
+    from cardgen.render.fontfile import parsed_font
 
     path = FONT_DIR / f"{name}.ttf"
     if not path.is_file():
         raise RenderError(f"vendored font file missing: {path}")
-    pdfmetrics.registerFont(TTFont(name, str(path)))
+    pdfmetrics.registerFont(parsed_font(name, path))
     return name
 
 

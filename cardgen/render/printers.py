@@ -15,8 +15,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import Locator, RenderError
 from cardgen.render.layout import TEMPLATES_DIR
@@ -102,6 +100,8 @@ def printers(templates_dir: Path | None = None) -> dict[str, Printer]:
     if not path.is_file():
         path = TEMPLATES_DIR / "printers.yaml"
     try:
+        import yaml  # here, not at the top: a card preview never reads printers.yaml
+
         data = yaml.safe_load(read_capped(path, MAX_PRINTERS_BYTES).decode("utf-8"))
     except UnsafeFile as exc:
         raise RenderError(f"{path}: {exc}") from None

@@ -1,0 +1,27 @@
+"""Settings for the whole test run."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory):
+    """cardgen's cache of parsed files (cardgen.content.memo) in a folder of this run, not the
+    user's ~/.cache: the CLI run in a subprocess inherits it too."""
+    from cardgen.content import memo
+
+    folder = tmp_path_factory.mktemp("cardgen-cache")
+    saved = {name: os.environ.get(name) for name in ("CARDGEN_CACHE_DIR", "CARDGEN_CACHE")}
+    os.environ["CARDGEN_CACHE_DIR"] = str(folder)
+    os.environ.pop("CARDGEN_CACHE", None)
+    memo._folder.cache_clear()
+    yield folder
+    for name, value in saved.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+    memo._folder.cache_clear()
