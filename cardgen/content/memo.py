@@ -26,6 +26,7 @@ import pickle
 import stat
 import sys
 import tempfile
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
@@ -34,6 +35,8 @@ T = TypeVar("T")
 
 #: Entries kept per kind (YAML documents, models, PO entries ...), the oldest used go first.
 MAX_ENTRIES = 400
+#: Folders of other cardgen versions kept (the most recently used).
+KEEP_VERSIONS = 3
 #: An entry larger than this is not read (the footballer base's document is about 6 MB).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -89,23 +92,51 @@ def _code_version() -> str:
 
 @lru_cache(maxsize=1)
 def _folder() -> Path | None:
-    """The cache folder, created if need be; None when off or not safely usable."""
+    """This version's cache folder, created if need be; None when off or not safely usable."""
     if os.environ.get("CARDGEN_CACHE", "").lower() in {"off", "0", "no", "false"}:
         return None
     chosen = os.environ.get("CARDGEN_CACHE_DIR")
     if chosen:
-        folder = Path(chosen)
+        base = Path(chosen)
     else:
-        base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-        folder = Path(base) / "cardgen"
+        base = Path(os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")) / "cardgen"
     try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        info = os.stat(folder)
+        base.mkdir(mode=0o700, parents=True, exist_ok=True)
+        info = os.stat(base)
     except (OSError, RuntimeError):  # no home, a read-only file system: work without a cache
         return None
     if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
         return None  # another user could plant an entry, and an entry is a pickle
+    # entries of another version of cardgen never match: each version has its folder, and
+    # only the most recently used few are kept (two installed versions do not evict each other)
+    folder = base / _code_version()[:16]
+    if folder.is_dir():
+        try:
+            os.utime(folder)  # used now: pruned last
+        except OSError:
+            return None
+    else:
+        try:
+            folder.mkdir(mode=0o700)
+        except FileExistsError:
+            pass
+        except OSError:
+            return None
+        _prune_versions(base)
     return folder
+
+
+def _prune_versions(base: Path) -> None:
+    import shutil
+
+    try:
+        with os.scandir(base) as found:
+            versions = [item for item in found if item.is_dir(follow_symlinks=False)]
+        versions.sort(key=lambda item: item.stat(follow_symlinks=False).st_mtime_ns, reverse=True)
+        for item in versions[KEEP_VERSIONS:]:
+            shutil.rmtree(item.path, ignore_errors=True)
+    except OSError:
+        pass
 
 
 class _Missing:
@@ -166,12 +197,21 @@ def _write(entry: Path, value: object) -> None:
 def _prune(folder: Path) -> None:
     """Keep the :data:`MAX_ENTRIES` most recently used entries of one kind."""
     with os.scandir(folder) as found:
-        entries = [item for item in found if item.is_file() and not item.name.startswith(".")]
+        items = list(found)
+    stale = time.time() - 3600  # a temporary file an hour old was left by a killed run
+    for item in items:
+        if item.name.startswith(".tmp-") and item.stat().st_mtime < stale:
+            _unlink(item.path)
+    entries = [item for item in items if item.is_file() and not item.name.startswith(".")]
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda item: item.stat().st_mtime_ns)
     for item in entries[: len(entries) - MAX_ENTRIES * 3 // 4]:
-        try:
-            os.unlink(item.path)
-        except OSError:
-            pass
+        _unlink(item.path)
+
+
+def _unlink(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:  # another run removed it first
+        pass

@@ -35,9 +35,12 @@ class Counter:
         return self.value
 
 
-def entries(folder: Path, kind: str) -> list[Path]:
-    return sorted(p for p in (folder / kind).iterdir() if not p.name.startswith(".")) \
-        if (folder / kind).is_dir() else []
+def entries(base: Path, kind: str) -> list[Path]:
+    """The entries of one kind in this version's folder under ``base``."""
+    folder = memo._folder()
+    assert folder is not None and folder.parent == base
+    found = folder / kind
+    return sorted(p for p in found.iterdir() if not p.name.startswith(".")) if found.is_dir() else []
 
 
 def test_a_result_is_computed_once_and_read_back(cache):
@@ -47,6 +50,7 @@ def test_a_result_is_computed_once_and_read_back(cache):
     assert compute.calls == 1
     assert len(entries(cache, "test")) == 1
     assert os.stat(cache).st_mode & 0o777 == 0o700
+    assert os.stat(memo._folder()).st_mode & 0o777 == 0o700
 
 
 def test_any_part_of_the_key_changing_misses(cache):
@@ -116,7 +120,6 @@ def test_each_kind_keeps_its_most_recently_used_entries(cache, monkeypatch):
     for number in range(8):
         memo.cached("test", [str(number)], Counter(number))
     first = entries(cache, "test")
-    os.utime(cache / "test", None)
     memo.cached("test", ["0"], Counter("unused"))  # read: now the most recently used
     memo.cached("test", ["8"], Counter(8))  # the ninth: prunes to three quarters
     kept = entries(cache, "test")
@@ -132,6 +135,19 @@ def fresh_process() -> None:
 
     _parsed.cache_clear()
     memo._folder.cache_clear()
+
+
+def test_only_the_last_few_versions_of_cardgen_keep_a_folder(cache):
+    cache.mkdir(mode=0o700)
+    for number in range(memo.KEEP_VERSIONS + 2):
+        old = cache / f"{number:016x}"
+        (old / "yaml").mkdir(parents=True)
+        os.utime(old, (1_600_000_000 + number, 1_600_000_000 + number))
+    memo.cached("test", [b"x"], Counter(1))
+    kept = sorted(p.name for p in cache.iterdir())
+    assert len(kept) == memo.KEEP_VERSIONS
+    assert memo._folder().name in kept
+    assert f"{memo.KEEP_VERSIONS + 1:016x}" in kept and f"{0:016x}" not in kept
 
 
 def game_view(game) -> tuple:
@@ -150,7 +166,7 @@ def test_a_game_from_the_cache_is_the_game_parsed(cache, tmp_path, monkeypatch, 
     monkeypatch.delenv("CARDGEN_CACHE")
     fresh_process()
     cold = game_view(load_game(folder, display_root=tmp_path))
-    assert {p.name for p in cache.iterdir()} == {"yaml", "model", "deck", "po"}
+    assert {p.name for p in memo._folder().iterdir()} == {"yaml", "model", "deck", "po"}
     fresh_process()
     warm = game_view(load_game(folder, display_root=tmp_path))
     assert cold == parsed
@@ -204,7 +220,8 @@ def test_a_build_from_the_cache_writes_the_same_bytes(tmp_path):
         assert done.returncode == 0, done.stderr
         outputs[name] = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
         if name == "cold":
-            assert {p.name for p in (tmp_path / "cache").iterdir()} >= {"yaml", "model", "deck", "po", "layout", "font"}
+            (version,) = (tmp_path / "cache").iterdir()
+            assert {p.name for p in version.iterdir()} >= {"yaml", "model", "deck", "po", "layout", "font"}
     assert any(path.suffix == ".pdf" for path in outputs["off"])
     assert outputs["cold"] == outputs["off"]
     assert outputs["warm"] == outputs["off"]
