@@ -85,8 +85,10 @@ def preflight(path: Path, shop: Printer, expected_pages: int | None = None, deck
 
     label = name or str(path)
     report = Report(label, shop.id)
+    if not path.exists():
+        raise RenderError(f"{path} does not exist")
     if not path.is_file():
-        raise RenderError(f"{path} is not a regular file")
+        raise RenderError(f"{path} is not a regular file (a folder, FIFO or device is never read)")
     if path.stat().st_size > MAX_PDF_BYTES:
         raise RenderError(f"{path} is larger than {MAX_PDF_BYTES} bytes")
     try:

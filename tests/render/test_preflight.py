@@ -139,3 +139,13 @@ def test_a_checking_tool_that_does_not_end_is_a_failed_run_not_a_traceback():
 
     result = _run(["sleep", "5"], timeout=0.2)
     assert result.returncode != 0 and b"no end within 0.2 s" in result.stderr
+
+
+def test_a_missing_file_is_named_missing(tmp_path):
+    from cardgen.errors import RenderError
+    from cardgen.render.preflight import preflight
+
+    with pytest.raises(RenderError, match="does not exist"):
+        preflight(tmp_path / "gone.pdf", printer("eu-pdfx4"))
+    with pytest.raises(RenderError, match="not a regular file"):
+        preflight(tmp_path, printer("eu-pdfx4"))
