@@ -24,7 +24,7 @@ from cardgen.errors import ContentError, Locator, shown_path
 
 
 @click.command()
-@click.argument("game", default="head-game")
+@click.argument("game")
 @click.option("--geo", help="Country or continent card (id or name).")
 @click.option("--position", help="Position card (id or name).")
 @click.option("--fact", help="Fact card (id or name).")

@@ -26,14 +26,20 @@ PAPER = "a4"
 PER_CELL = 2
 
 
+#: The data files of a footballer reference base (cardgen.engines.footballers), as game.yaml
+#: declares them; the same test as 'cardgen answers'.
+BASE_FILES = ("players", "countries")
+
+
 def applies(game: "Game") -> bool:
-    """Whether the game has an answer key (head-game; the reference base may still be missing)."""
-    return game.id == "head-game"
+    """Whether the game has an answer key: it declares a footballer reference base in
+    ``data_files`` (head-game does; so may a publisher's own quiz). The base may still be missing."""
+    return all(name in game.meta.data_files for name in BASE_FILES)
 
 
 def available(game: "Game") -> bool:
     """Whether the answer key can be printed: the game has one and its reference base exists."""
-    return applies(game) and (game.root / "players").is_dir()
+    return applies(game) and game.data_path("players").is_dir()
 
 
 def file_name(game_id: str, language: str) -> str:
@@ -60,8 +66,7 @@ def answer_key(game: "Game", texts: "Texts", per_cell: int = PER_CELL) -> dict[s
         return {"available": False}
     from cardgen.engines import footballers as fb
 
-    players_dir = game.root / "players"
-    base, index = _answer_index(players_dir, _stamp(players_dir), _age_setting(game))
+    base, index = _game_answer_index(game)
     cards = {c.attrs.get("country") or c.attrs.get("continent") or c.attrs.get("position")
              or c.attrs.get("fact"): c for c in game.cards if c.group != "action"}
     language = texts.language
@@ -92,8 +97,8 @@ def answer_key(game: "Game", texts: "Texts", per_cell: int = PER_CELL) -> dict[s
         tables.append({"geo": geo, "name": texts.plain(cards[geo].text["name"]), "rows": rows})
     return {
         "available": True,
-        "as_of": base.as_of,
-        "ages_on": index.on,
+        "as_of": _printed_date(base.as_of, texts),
+        "ages_on": _printed_date(index.on, texts),
         "positions": [name_of(p) for p in fb.POSITION_CARDS],
         "tables": tables,
         "answered": answered,
@@ -101,11 +106,25 @@ def answer_key(game: "Game", texts: "Texts", per_cell: int = PER_CELL) -> dict[s
     }
 
 
+def _printed_date(day, texts: "Texts") -> str:
+    """A date as the language writes it on the cards: the CLDR pattern of 'rulebook.date-format'
+    (30 June 2025 in English, 30.06.2025 in German and Russian)."""
+    from babel.dates import format_date
+
+    from cardgen.errors import RenderError
+
+    pattern = texts.plain("rulebook.date-format")
+    try:
+        return format_date(day, format=pattern, locale=texts.language)
+    except (ValueError, KeyError, AttributeError) as exc:
+        raise RenderError(f"'rulebook.date-format' ({texts.language}) is {pattern!r}, not a date pattern "
+                          f"such as 'd MMMM y' or 'dd.MM.y': {exc}") from None
+
+
 def warm_answer_key(game: "Game") -> None:
     """Read the reference base behind the answer key now (kept for the process)."""
     if available(game):
-        players_dir = game.root / "players"
-        _answer_index(players_dir, _stamp(players_dir), _age_setting(game))
+        _game_answer_index(game)
 
 
 def _age_setting(game: "Game") -> str:
@@ -113,16 +132,21 @@ def _age_setting(game: "Game") -> str:
     return str(game.meta.settings.get("age_date", "as-of"))
 
 
-def _stamp(folder: Path) -> tuple:
-    files = sorted(folder.glob("*.yaml")) + [folder.parent / "countries.yaml"]
+def _game_answer_index(game: "Game"):
+    players_dir, countries = game.data_path("players"), game.data_path("countries")
+    return _answer_index(players_dir, countries, _stamp(players_dir, countries), _age_setting(game))
+
+
+def _stamp(folder: Path, countries: Path) -> tuple:
+    files = sorted(folder.glob("*.yaml")) + [countries]
     return tuple((str(p), p.stat().st_mtime_ns) for p in files if p.is_file())
 
 
 @functools.lru_cache(maxsize=2)
-def _answer_index(players_dir: Path, stamp: tuple, age_setting: str):
+def _answer_index(players_dir: Path, countries: Path, stamp: tuple, age_setting: str):
     """The reference base and its answer index (ages on the game's day), read once per
     process (and per change)."""
     from cardgen.engines import footballers as fb
 
-    base = fb.load_reference_base(players_dir)
+    base = fb.load_reference_base(players_dir, countries)
     return base, fb.AnswerIndex(base, fb.age_date(age_setting, base))

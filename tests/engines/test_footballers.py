@@ -304,15 +304,20 @@ def test_ages_are_frozen_at_the_base_date_in_engine_answer_key_and_cli(real):
 
     game = load_game(REAL.parent)
     assert age_date(_age_setting(game), real) == real.as_of == date(2025, 6, 30)
-    result = CliRunner().invoke(cli, ["--content", str(REAL.parents[1]), "answers", "--json", "--no-coverage",
-                                      "--fact", "aged-25-or-under"])
+    result = CliRunner().invoke(cli, ["--content", str(REAL.parents[1]), "answers", "head-game", "--json",
+                                      "--no-coverage", "--fact", "aged-25-or-under"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["date"] == "2025-06-30"
     assert len(report["answers"]) == fact_counts(real, real.as_of)["aged-25-or-under"]
+    from cardgen.rulebook.book import render_html
+
     for language, shown in (("ru", "30.06.2025"), ("en", "30 June 2025"), ("de", "30.06.2025")):
         for fact in ("aged-30-plus", "aged-25-or-under"):
             assert shown in game.text(f"card.fact-{fact}.rule", language)
+        # the answer key writes the day as the cards of its language do
+        html, _ = render_html(game, language, "a4", part="answer-key")
+        assert html.count(shown) >= 2 and "2025-06-30" not in html
 
 
 def test_real_base_carries_the_corrections_of_issue_14(real):

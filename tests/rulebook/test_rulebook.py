@@ -118,7 +118,7 @@ def test_head_game_answer_key_is_a_booklet_of_its_own_with_real_players(games):
     assert "Zinedine Zidane" in html
     assert html.count('<div class="answers-block">') == 13
     # clarification 'age-date': the key prints the one day ages are counted on
-    assert "Reference base as of 2025-06-30; ages are counted on 2025-06-30, as on the cards." in html
+    assert "Reference base as of 30 June 2025; ages are counted on 30 June 2025, as on the cards." in html
 
 
 @pytest.mark.parametrize("paper", PAPERS)
