@@ -309,12 +309,11 @@ class CardFootballState(GameState):
         """Play a legal take: classify it and carry out its case (``legal`` is not
         needed here; it is :func:`play_out_own_bots`' shared signature).
 
-        The carrying out is inline rather than a method of its own: one call
-        less on every move.
+        The move comes from the legal columns, so :meth:`_open_columns` has
+        derived the index.  The carrying out is inline rather than a method of
+        its own: one call less on every move.
         """
-        index = self._rank_index
-        if index is None:
-            index = self._derive_index()
+        index: list[list[int]] = self._rank_index  # type: ignore[assignment]
         player = self.to_move
         bit = 1 << move
         blocked = self._blocked
@@ -327,16 +326,18 @@ class CardFootballState(GameState):
         self.turn += 1
         self._legal = None
         column = self.columns[move]
-        take = self._case(player, column.pop())
+        card = column.pop()
         if not column:
             self._nonempty ^= bit
-        card, case, removes, _ = take
+        facts = self.engine.take_facts[card]
+        take = self._case(player, card, facts)
+        _, case, removes, _ = take
         if case is _SENT_OFF_SUIT:
             self.removed.append(card)
             self.events["sent_off_suit_takes"] += 1
             passes = False
         else:
-            suit, _, slot, total, _, _ = self.engine.take_facts[card]
+            suit, rank, slot, total, _, other_places = facts
             self.actives[player][suit].append(card)
             counts = index[player]
             counts[slot] += 1
@@ -346,7 +347,7 @@ class CardFootballState(GameState):
                 passes = True
             else:
                 if removes:
-                    self._remove_rank(1 - player, card, removes)
+                    self._remove_rank(1 - player, rank, total, other_places, removes)
                 # most takes are plain: no handler to look up
                 passes = case is not _PLAIN and _CASE_HANDLERS[case](self, player, suit, take)
         if self.over:
@@ -461,23 +462,23 @@ class CardFootballState(GameState):
     # -- the priority list -----------------------------------------------------------
     def classify(self, player: int, card: str) -> Take:
         """The first case of the priority list that taking ``card`` meets (no side effects)."""
-        return _take(Take, self._case(player, card))
+        if self._rank_index is None:
+            self._derive_index()
+        return _take(Take, self._case(player, card, self.engine.take_facts[card]))
 
-    def _case(self, player: int, card: str) -> tuple:
+    def _case(self, player: int, card: str, facts: tuple) -> tuple:
         """:meth:`classify`'s fields as a plain tuple, which costs a tenth of
-        a Take to build.
+        a Take to build; ``facts`` are ``engine.take_facts[card]``.
 
-        The questions about the actives are reads of the rank index (see
-        :meth:`_derive_index`): this runs on every move and for every column
-        the greedy bot weighs.
+        The questions about the actives are reads of the rank index, which
+        must be derived (see :meth:`_derive_index`): this runs on every move
+        and for every column the greedy bot weighs.
         """
+        suit, rank, slot, total, other_slots, _ = facts
         engine = self.engine
-        suit, rank, slot, total, other_slots, _ = engine.take_facts[card]
         if self.penalty_cards[player][suit] >= engine.suspension_cards:
             return card, _SENT_OFF_SUIT, 0, 0
-        index = self._rank_index
-        if index is None:
-            index = self._derive_index()
+        index: list[list[int]] = self._rank_index  # type: ignore[assignment]
         column = self.actives[player][suit]
         size = len(column) + 1
         # long shot: every other suit of the active holds a card of the rank
@@ -516,11 +517,10 @@ class CardFootballState(GameState):
         self.events["long_shots"] += 1
         self._goal(player, "long_shot")
 
-    def _remove_rank(self, player: int, card: str, removes: int) -> None:
-        """Remove ``player``'s ``removes`` cards of ``card``'s rank from the suits other than its own."""
-        engine = self.engine
-        rank_of = engine.rank_of
-        _, rank, _, total, _, other_places = engine.take_facts[card]
+    def _remove_rank(self, player: int, rank: int, total: int, other_places: tuple, removes: int) -> None:
+        """Remove ``player``'s ``removes`` cards of ``rank`` from ``other_places`` (suit, slot),
+        the suits other than the taken card's; ``total`` is the rank's total slot."""
+        rank_of = self.engine.rank_of
         counts = self._rank_index[player]  # type: ignore[index]  # a take derived it
         active = self.actives[player]
         removed = self.removed
@@ -758,10 +758,11 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
 def _best_column(state: CardFootballState, legal: list[int]) -> int:
     """The greedy bot's choice among the ``legal`` columns."""
     player = state.to_move
-    columns, case = state.columns, state._case
+    columns, case, take_facts = state.columns, state._case, state.engine.take_facts
     best_move, best_worth = None, float("-inf")
-    for column in legal:
-        worth = take_worth(state, case(player, columns[column][-1]))
+    for column in legal:  # the legal columns come from _open_columns: the index is derived
+        top = columns[column][-1]
+        worth = take_worth(state, case(player, top, take_facts[top]))
         if worth > best_worth:
             best_move, best_worth = column, worth
     return best_move
