@@ -300,8 +300,10 @@ class CardFootballState(GameState):
         if move not in legal:
             raise SimulationError(f"illegal move {move!r}; legal: {list(legal)}")
         self._take_from(move)
+        self._legal = None  # here, not in every take of play_out, which never reads it
 
     def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
+        self._legal = None  # the takes below leave it alone: no longer this position's
         return play_out_own_bots(self, choose, rng, bound, greedy=greedy_bot, greedy_move=_best_column,
                                  legal_of=self._open_columns, play=self._take_from)
 
@@ -310,8 +312,9 @@ class CardFootballState(GameState):
         needed here; it is :func:`play_out_own_bots`' shared signature).
 
         The move comes from the legal columns, so :meth:`_open_columns` has
-        derived the index.  The carrying out is inline rather than a method of
-        its own: one call less on every move.
+        derived the index.  The caller drops the cached legal columns
+        (``_legal``).  The carrying out is inline rather than a method of its
+        own: one call less on every move.
         """
         index: list[list[int]] = self._rank_index  # type: ignore[assignment]
         player = self.to_move
@@ -324,7 +327,6 @@ class CardFootballState(GameState):
         self._blocked = blocked | bit if run else bit
         run.append(move)
         self.turn += 1
-        self._legal = None
         column = self.columns[move]
         card = column.pop()
         if not column:
@@ -525,14 +527,20 @@ class CardFootballState(GameState):
         active = self.actives[player]
         removed = self.removed
         for suit, slot in other_places:
-            if counts[slot]:  # the index says which suits hold the rank: only those are scanned
+            count = counts[slot]
+            if count:  # the index says which suits hold the rank and how many: only those are scanned
                 cards = active[suit]
-                index = 0
-                while index < len(cards):  # columns hold a few cards: no list built per suit
-                    if rank_of[cards[index]] == rank:
-                        removed.append(cards.pop(index))
-                    else:
-                        index += 1
+                if count == len(cards):  # every card of the column (often its only one), bottom first
+                    removed.extend(cards)
+                    cards.clear()
+                else:
+                    index = 0
+                    while count:  # bottom to top, up to the last card of the rank
+                        if rank_of[cards[index]] == rank:
+                            removed.append(cards.pop(index))
+                            count -= 1
+                        else:
+                            index += 1
                 counts[slot] = 0
         counts[total] -= removes
         self.events["rank_removals"] += removes
