@@ -28,6 +28,8 @@ Contract of a state, checked by the simulation after every move:
 
 from __future__ import annotations
 
+import _random
+import hashlib
 import random
 from abc import ABC, abstractmethod
 from collections import Counter
@@ -105,6 +107,31 @@ _shuffle: Callable[[random.Random, list], None] = (
     shuffle_like_random if _same_as_random_shuffle() else random.Random.shuffle
 )
 
+_sha512 = hashlib.sha512
+
+
+def _core_seeded_like_random() -> bool:
+    """Whether the C generator seeded with the integer ``random.Random`` makes of
+    a text seed (version 2: the text's bytes and their SHA-512, big-endian) draws
+    what ``random.Random(text)`` draws."""
+    for text in ("1/0", "123456789012345678/7", ""):
+        data = text.encode()
+        core = _random.Random(int.from_bytes(data + _sha512(data).digest(), "big"))
+        reference = random.Random(text)
+        if [core.getrandbits(k) for k in (1, 7, 31, 32)] != [reference.getrandbits(k) for k in (1, 7, 31, 32)]:
+            return False
+    return True
+
+
+#: What :meth:`EventRandom.shuffle` seeds and shuffles with: the bare C
+#: generator and the fast shuffle when both match ``random.Random``, else
+#: ``random.Random`` itself and :data:`_shuffle`.
+if _shuffle is shuffle_like_random and _core_seeded_like_random():
+    _CoreRandom: Callable[[int], Any] = _random.Random
+    _shuffle_with_core: Callable[[Any, list], None] = shuffle_like_random
+else:  # pragma: no cover - another Python's random module
+    _CoreRandom, _shuffle_with_core = random.Random, _shuffle
+
 
 class EventRandom:
     """Chance for games with few chance events: each event (a shuffle, a
@@ -136,7 +163,12 @@ class EventRandom:
         return rng
 
     def shuffle(self, items: list) -> None:
-        _shuffle(self._next(), items)
+        # A shuffle draws only getrandbits: the C generator seeded as
+        # random.Random seeds it from the same text, without that class's
+        # Python-level __init__ and seed()
+        text = f"{self.seed}/{self.events}".encode()
+        self.events += 1
+        _shuffle_with_core(_CoreRandom(int.from_bytes(text + _sha512(text).digest(), "big")), items)
 
     def randrange(self, stop: int) -> int:
         return self._next().randrange(stop)
@@ -299,24 +331,26 @@ def raise_past_bound(moves: int, bound: int) -> None:
 def play_out_own_bots(state: GameState, choose: "Bot", rng: random.Random, bound: int, *, greedy: "Bot",
                       greedy_move: Callable[[GameState, list], Move], legal_of: Callable[[], list],
                       play: Callable[[Move, list], None]) -> int:
-    """:meth:`GameState.play_out` for an engine whose state has ``over`` and ``turn``: with
-    :func:`random_bot` or the engine's ``greedy`` bot, the legal moves are computed once per
-    move (``legal_of()``, a fresh list) and the chosen one is played by ``play(move, legal)``
-    without the copy for the bot or the legality check: the same moves as the plain loop,
-    which any other bot gets."""
+    """:meth:`GameState.play_out` for an engine whose state has ``over`` and ``turn``
+    (``play`` adds one to ``turn``): with :func:`random_bot` or the engine's ``greedy`` bot,
+    the legal moves are computed once per move (``legal_of()``, a sequence the loop only
+    reads) and the chosen one is played by ``play(move, legal)`` without the copy for the
+    bot or the legality check: the same moves as the plain loop, which any other bot gets."""
     if choose is not random_bot and choose is not greedy:
         return GameState.play_out(state, choose, rng, bound)
     start = state.turn
-    limit = start + bound
     draw = rng.random
-    while not state.over:
-        if state.turn >= limit:
-            raise_past_bound(state.turn - start, bound)
+    for _ in range(bound):  # a range, not a count of turns compared each move
+        if state.over:
+            break
         legal = legal_of()
         if choose is random_bot:
             play(legal[int(draw() * len(legal))], legal)  # random_bot's draw
         else:
             play(greedy_move(state, legal), legal)
+    else:
+        if not state.over:
+            raise_past_bound(state.turn - start, bound)
     return state.turn - start
 
 

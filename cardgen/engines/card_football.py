@@ -116,6 +116,17 @@ _SENT_OFF_SUIT, _LONG_SHOT, _SAME_CARD, _SHOT, _CANCELLED_SHOT = (
 _FREE_KICK, _ATTACK, _CORNER, _PLAIN = Case.FREE_KICK, Case.ATTACK, Case.CORNER, Case.PLAIN
 
 
+class ColumnSets(dict):
+    """Column bit mask -> the columns in it, in order, as a tuple: the legal
+    columns of a position are one read of this.  Built as masks are met (at
+    most ``2 ** columns`` of them)."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        columns = tuple(index for index in range(mask.bit_length()) if mask >> index & 1)
+        self[mask] = columns
+        return columns
+
+
 class CardFootballEngine(Engine):
     id = "card-football"
     event_names = (
@@ -149,12 +160,9 @@ class CardFootballEngine(Engine):
         self.other_suits: tuple[tuple[int, ...], ...] = tuple(
             tuple(other for other in range(len(self.suits)) if other != suit) for suit in range(len(self.suits))
         )
-        #: main card label -> (suit, rank, the other suits): what classify()
-        #: needs of the taken card, in one dict read
-        self.take_facts: dict[str, tuple[int, int, tuple[int, ...]]] = {
-            label: (self.suit_of[label], self.rank_of[label], self.other_suits[self.suit_of[label]])
-            for label in self.main_cards
-        }
+        self._index_slots(len(rank_order))
+        #: the legal columns of each set of columns (a bit mask): built as met
+        self.column_sets = ColumnSets()
         self.place_names: tuple[str, ...] = (
             *(f"column{i + 1}" for i in range(self.columns)),
             *(f"active{player}.{suit}" for player in range(2) for suit in self.suits),
@@ -166,6 +174,26 @@ class CardFootballEngine(Engine):
                 f"found {len(self.main_cards)}",
                 Locator(file=game.root / "cards.yaml"),
             )
+
+    def _index_slots(self, ranks: int) -> None:
+        """Where each main card counts in a player's rank index (see
+        :meth:`CardFootballState._derive_index`): one slot per (rank, suit) and
+        one per rank for its total, ``suits + 1`` slots a rank."""
+        suits = len(self.suits)
+        width = suits + 1
+        self.index_size = ranks * width
+        #: main card label -> (its slot, its rank's total slot)
+        self.count_slots: dict[str, tuple[int, int]] = {}
+        #: main card label -> (suit, rank, slot, total slot, the other suits' slots of
+        #: its rank, the other suits with those slots): what a take needs of its
+        #: card, in one dict read
+        self.take_facts: dict[str, tuple[int, int, int, int, tuple[int, ...], tuple[tuple[int, int], ...]]] = {}
+        for label in self.main_cards:
+            suit, rank = self.suit_of[label], self.rank_of[label]
+            base = rank * width
+            others = tuple((other, base + other) for other in self.other_suits[suit])
+            self.count_slots[label] = (base + suit, base + suits)
+            self.take_facts[label] = (suit, rank, base + suit, base + suits, tuple(s for _, s in others), others)
 
     def _read_deck(self, game: Game, rank_order: list[str]) -> None:
         main: list[str] = []
@@ -221,7 +249,14 @@ class CardFootballState(GameState):
         self.added = 0
         self.over = False
         self.end_reason = ""
-        self._legal: list[int] | None = None
+        self._legal: tuple[int, ...] | None = None
+        # What the moves read instead of scanning the columns and actives,
+        # kept up to date by every change the engine makes; None: to be
+        # derived from the fields on first use (a hand-built position sets the
+        # columns and actives directly; a clone derives its own).
+        self._rank_index: list[list[int]] | None = None  # see _derive_index
+        self._nonempty = 0  # bit mask of the columns holding cards
+        self._blocked = 0  # bit mask of the unavailable columns
         if deal:
             self.save_pile = list(engine.save_cards)
             self.shuffle(self.save_pile, "save pile")
@@ -241,26 +276,16 @@ class CardFootballState(GameState):
             if self.over:
                 return []
             self._legal = legal = self._open_columns()
-        return legal.copy()
+        return list(legal)
 
-    def _open_columns(self) -> list[int]:
-        """The legal columns of a game not over (a new list, not cached)."""
-        # unavailable_columns() without building a set: the run is short
-        unavailable = self.run or (self.last_column[self.to_move],)
-        legal = []
-        # plain loops: a comprehension is a function call of its own on Python 3.11
-        index = 0
-        for column in self.columns:
-            if column and index not in unavailable:
-                legal.append(index)
-            index += 1
-        if not legal:  # the escape: every column with cards is unavailable
-            index = 0
-            for column in self.columns:
-                if column:
-                    legal.append(index)
-                index += 1
-        return legal
+    def _open_columns(self) -> tuple[int, ...]:
+        """The legal columns of a game not over (a shared tuple: not to be changed)."""
+        if self._rank_index is None:
+            self._derive_index()
+        nonempty = self._nonempty
+        sets = self.engine.column_sets
+        # the escape: when every column with cards is unavailable, all of them are legal
+        return sets[nonempty & ~self._blocked] or sets[nonempty]
 
     legal_moves = legal_columns  # the contract's name; one call less on every move
 
@@ -273,58 +298,97 @@ class CardFootballState(GameState):
     def apply(self, move: Any) -> None:
         legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
-            raise SimulationError(f"illegal move {move!r}; legal: {legal}")
+            raise SimulationError(f"illegal move {move!r}; legal: {list(legal)}")
         self._take_from(move)
+        self._legal = None  # here, not in every take of play_out, which never reads it
 
     def play_out(self, choose: Bot, rng: random.Random, bound: int) -> int:
+        self._legal = None  # the takes below leave it alone: no longer this position's
         return play_out_own_bots(self, choose, rng, bound, greedy=greedy_bot, greedy_move=_best_column,
                                  legal_of=self._open_columns, play=self._take_from)
 
-    def _take_from(self, move: int, legal: list | None = None) -> None:
+    def _take_from(self, move: int, legal: Any = None) -> None:
         """Play a legal take: classify it and carry out its case (``legal`` is not
         needed here; it is :func:`play_out_own_bots`' shared signature).
 
-        The carrying out is inline rather than a method of its own: one call
-        less on every move.
+        The move comes from the legal columns, so :meth:`_open_columns` has
+        derived the index.  The caller drops the cached legal columns
+        (``_legal``).  The carrying out is inline rather than a method of its
+        own: one call less on every move.
         """
-        run = self.run
+        index: list[list[int]] = self._rank_index  # type: ignore[assignment]
         player = self.to_move
-        if move in run if run else move == self.last_column[player]:
+        bit = 1 << move
+        blocked = self._blocked
+        if blocked & bit:
             self.events["escapes"] += 1  # legal only because every column was unavailable
-        self.turn += 1
-        self._legal = None
+        run = self.run
+        # the run's columns are unavailable now; before its first take, the last take's column was
+        self._blocked = blocked | bit if run else bit
         run.append(move)
-        columns = self.columns
-        column = columns[move]
-        take = self._case(player, column.pop())
-        card, case, removes, _ = take
+        self.turn += 1
+        column = self.columns[move]
+        card = column.pop()
+        if not column:
+            self._nonempty ^= bit
+        facts = self.engine.take_facts[card]
+        take = self._case(player, card, facts)
+        _, case, removes, _ = take
         if case is _SENT_OFF_SUIT:
             self.removed.append(card)
             self.events["sent_off_suit_takes"] += 1
             passes = False
         else:
-            suit = self.engine.suit_of[card]
+            suit, rank, slot, total, _, other_places = facts
             self.actives[player][suit].append(card)
+            counts = index[player]
+            counts[slot] += 1
+            counts[total] += 1
             if case is _LONG_SHOT:
                 self._long_shot(player, card)
                 passes = True
             else:
                 if removes:
-                    self._remove_rank(1 - player, suit, self.engine.rank_of[card])
+                    self._remove_rank(1 - player, rank, total, other_places, removes)
                 # most takes are plain: no handler to look up
                 passes = case is not _PLAIN and _CASE_HANDLERS[case](self, player, suit, take)
         if self.over:
             return
-        if not column and not any(columns):
+        if not column and not self._nonempty:
             self._end_period()
         elif passes or self.extra_moves == 0:
             # the turn passes (inline: it happens on most moves)
-            self.last_column[self.to_move] = move
+            self.last_column[player] = move
             self.run = []
             self.extra_moves = 0
-            self.to_move = 1 - self.to_move
+            self.to_move = opponent = 1 - player
+            last = self.last_column[opponent]
+            self._blocked = 0 if last is None else 1 << last
         else:
             self.extra_moves -= 1
+
+    def _derive_index(self) -> list[list[int]]:
+        """Derive what the moves read from the state's fields: the rank index,
+        the columns holding cards and the unavailable columns.
+
+        The rank index holds, per player, a count for each (rank, suit) of the
+        cards of that rank in the suit's active column and one for each rank
+        of all of them (slots in ``engine.count_slots``): the priority list's
+        questions are then reads of it, not scans of eight columns per take.
+        """
+        engine = self.engine
+        index = [[0] * engine.index_size for _ in range(2)]
+        for counts, active in zip(index, self.actives):
+            for cards in active:
+                for card in cards:
+                    slot, total = engine.count_slots[card]
+                    counts[slot] += 1
+                    counts[total] += 1
+        self._rank_index = index
+        self._nonempty = sum(1 << number for number, column in enumerate(self.columns) if column)
+        unavailable = self.run or [self.last_column[self.to_move]]
+        self._blocked = sum(1 << column for column in set(unavailable) if column is not None)
+        return index
 
     def outcome(self) -> Outcome:
         home, away = self.score
@@ -384,6 +448,8 @@ class CardFootballState(GameState):
         other.over = self.over
         other.end_reason = self.end_reason
         other._legal = None
+        other._rank_index = None  # derived on first use: shares nothing with the original's
+        other._nonempty = other._blocked = 0
         return other
 
     # -- what the players see ---------------------------------------------------------
@@ -398,44 +464,40 @@ class CardFootballState(GameState):
     # -- the priority list -----------------------------------------------------------
     def classify(self, player: int, card: str) -> Take:
         """The first case of the priority list that taking ``card`` meets (no side effects)."""
-        return _take(Take, self._case(player, card))
+        if self._rank_index is None:
+            self._derive_index()
+        return _take(Take, self._case(player, card, self.engine.take_facts[card]))
 
-    def _case(self, player: int, card: str) -> tuple:
+    def _case(self, player: int, card: str, facts: tuple) -> tuple:
         """:meth:`classify`'s fields as a plain tuple, which costs a tenth of
-        a Take to build.
+        a Take to build; ``facts`` are ``engine.take_facts[card]``.
 
-        Plain loops rather than generators: this runs on every move and for
-        every column the greedy bot weighs.
+        The questions about the actives are reads of the rank index, which
+        must be derived (see :meth:`_derive_index`): this runs on every move
+        and for every column the greedy bot weighs.
         """
+        suit, rank, slot, total, other_slots, _ = facts
         engine = self.engine
-        suit, rank, other_suits = engine.take_facts[card]
         if self.penalty_cards[player][suit] >= engine.suspension_cards:
             return card, _SENT_OFF_SUIT, 0, 0
-        rank_of = engine.rank_of
-        active = self.actives[player]
-        column = active[suit]
+        index: list[list[int]] = self._rank_index  # type: ignore[assignment]
+        column = self.actives[player][suit]
         size = len(column) + 1
         # long shot: every other suit of the active holds a card of the rank
-        for other_suit in other_suits:
-            for other in active[other_suit]:
-                if rank_of[other] == rank:
-                    break
-            else:
+        counts = index[player]
+        for other in other_slots:
+            if not counts[other]:
                 break  # this suit has none: no long shot
         else:
             return card, _LONG_SHOT, 0, size
-        opponent = self.actives[1 - player]
-        removes = 0
-        for other_suit in other_suits:
-            for other in opponent[other_suit]:
-                if rank_of[other] == rank:
-                    removes += 1
-        for other in opponent[suit]:
-            if rank_of[other] == rank:
-                return card, _SAME_CARD, removes, size
+        opponent = index[1 - player]
+        removes = opponent[total]  # the opponent's cards of the rank in the other suits...
+        if opponent[slot]:
+            return card, _SAME_CARD, removes - opponent[slot], size  # ...and in this one
         if size == 4:
             return card, _CANCELLED_SHOT if removes else _SHOT, removes, size
         if column:
+            rank_of = engine.rank_of
             below = rank_of[column[-1]]
             if below == rank:
                 return card, _FREE_KICK, removes, size
@@ -446,39 +508,72 @@ class CardFootballState(GameState):
         return card, _PLAIN, removes, size
 
     def _long_shot(self, player: int, card: str) -> None:
-        rank = self.engine.rank_of[card]
+        rank_of = self.engine.rank_of
+        rank = rank_of[card]
         for cards in self.actives[player]:
             for index in range(len(cards) - 1, -1, -1):  # the topmost card of the rank
-                if self.engine.rank_of[cards[index]] == rank:
+                if rank_of[cards[index]] == rank:
+                    self._forget(player, (cards[index],))
                     self.removed.append(cards.pop(index))
                     break
         self.events["long_shots"] += 1
         self._goal(player, "long_shot")
 
-    def _remove_rank(self, player: int, keep_suit: int, rank: int) -> None:
+    def _remove_rank(self, player: int, rank: int, total: int, other_places: tuple, removes: int) -> None:
+        """Remove ``player``'s ``removes`` cards of ``rank`` from ``other_places`` (suit, slot),
+        the suits other than the taken card's; ``total`` is the rank's total slot."""
         rank_of = self.engine.rank_of
+        counts = self._rank_index[player]  # type: ignore[index]  # a take derived it
         active = self.actives[player]
         removed = self.removed
-        count = 0
-        for suit in self.engine.other_suits[keep_suit]:
-            cards = active[suit]
-            index = 0
-            while index < len(cards):  # columns hold a few cards: no list built per suit
-                if rank_of[cards[index]] == rank:
-                    removed.append(cards.pop(index))
-                    count += 1
+        for suit, slot in other_places:
+            count = counts[slot]
+            if count:  # the index says which suits hold the rank and how many: only those are scanned
+                cards = active[suit]
+                if count == len(cards):  # every card of the column (often its only one), bottom first
+                    removed.extend(cards)
+                    cards.clear()
                 else:
-                    index += 1
-        if count:
-            self.events["rank_removals"] += count
+                    index = 0
+                    while count:  # bottom to top, up to the last card of the rank
+                        if rank_of[cards[index]] == rank:
+                            removed.append(cards.pop(index))
+                            count -= 1
+                        else:
+                            index += 1
+                counts[slot] = 0
+        counts[total] -= removes
+        self.events["rank_removals"] += removes
+
+    def _forget(self, player: int, cards: Any) -> None:
+        """Take ``cards``, about to leave ``player``'s active, out of the rank index."""
+        counts = self._rank_index[player]  # type: ignore[index]  # a take derived it
+        count_slots = self.engine.count_slots
+        for card in cards:
+            slot, total = count_slots[card]
+            counts[slot] -= 1
+            counts[total] -= 1
+
+    def _clear_active(self, player: int, suit: int) -> None:
+        """Every card of the active column to the removed pile, bottom first."""
+        column = self.actives[player][suit]
+        self._forget(player, column)
+        self.removed.extend(column)
+        column.clear()
+
+    def _drop_taken(self, player: int, suit: int) -> None:
+        """The card just taken (the top of its active column) to the removed pile."""
+        card = self.actives[player][suit].pop()
+        self._forget(player, (card,))
+        self.removed.append(card)
 
     def _same_card(self, player: int, suit: int, take: tuple) -> bool:
-        self.removed.append(self.actives[player][suit].pop())
+        self._drop_taken(player, suit)
         self.events["same_card_cancels"] += 1
         return True
 
     def _cancelled_shot(self, player: int, suit: int, take: tuple) -> bool:
-        self.removed.append(self.actives[player][suit].pop())
+        self._drop_taken(player, suit)
         self.extra_moves += CANCELLED_SHOT_EXTRA_MOVES
         self.events["shots_cancelled"] += 1
         return False
@@ -490,15 +585,16 @@ class CardFootballState(GameState):
         if saved_by:
             # Saved by the n-th save card: the top n cards go, n extra moves
             # (the seed's 2nd-card case; the 1st by clarification first-save-card).
-            self.removed.extend(reversed(column[-saved_by:]))
+            saved = column[-saved_by:]
+            self._forget(player, saved)
+            self.removed.extend(reversed(saved))
             del column[-saved_by:]
             self.extra_moves += saved_by
             self.events["shots_saved"] += 1
             self.events[f"shots_saved_card{saved_by}"] += 1
             self._after_save()
             return False
-        self.removed.extend(column)
-        column.clear()
+        self._clear_active(player, suit)
         self._goal(player, "shot")
         return False
 
@@ -506,11 +602,10 @@ class CardFootballState(GameState):
         save_cards = FREE_KICK_SAVE_CARDS[self.engine.rank_name[take[0]]]
         self.events["free_kicks"] += 1
         self.events[FREE_KICK_EVENT[save_cards]] += 1
-        column = self.actives[player][suit]
-        penalty = 1 if len(column) == 2 else 2  # 2 cards in the column: one penalty card; 3: two
+        # 2 cards in the column: one penalty card; 3: two
+        penalty = 1 if len(self.actives[player][suit]) == 2 else 2
         saved_by = self._save_attempt(suit, save_cards)
-        self.removed.extend(column)
-        column.clear()
+        self._clear_active(player, suit)
         if saved_by:
             self.events["free_kicks_saved"] += 1
             self._after_save()
@@ -542,9 +637,7 @@ class CardFootballState(GameState):
         self.events["penalty_cards"] += given
         if self.penalty_cards[player][suit] >= limit:
             self.events["sent_off_suits"] += 1
-            column = self.actives[player][suit]
-            self.removed.extend(column)
-            column.clear()
+            self._clear_active(player, suit)
 
     def _save_attempt(self, suit: int, cards: int) -> int:
         """Turn up to ``cards`` save cards; the 1-based number of the one that saves, or 0."""
@@ -576,7 +669,9 @@ class CardFootballState(GameState):
         """One card of the undealt rest to the bottom of the next column in turn."""
         if self.added >= self.engine.added_cards_max or not self.reserve:
             return
-        self.columns[self.added % self.engine.columns].insert(0, self.reserve.pop())
+        column = self.added % self.engine.columns
+        self.columns[column].insert(0, self.reserve.pop())
+        self._nonempty |= 1 << column
         self.added += 1
         self.events["added_cards"] += 1
 
@@ -617,6 +712,9 @@ class CardFootballState(GameState):
         self.last_column = [None, None]
         self.added = 0
         self._legal = None
+        self._rank_index = [[0] * engine.index_size for _ in range(2)]  # the actives are empty
+        self._nonempty = sum(1 << number for number, column in enumerate(self.columns) if column)
+        self._blocked = 0  # no take yet
 
     def _finish(self, reason: str) -> None:
         self.over = True
@@ -668,10 +766,11 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
 def _best_column(state: CardFootballState, legal: list[int]) -> int:
     """The greedy bot's choice among the ``legal`` columns."""
     player = state.to_move
-    columns, case = state.columns, state._case
+    columns, case, take_facts = state.columns, state._case, state.engine.take_facts
     best_move, best_worth = None, float("-inf")
-    for column in legal:
-        worth = take_worth(state, case(player, columns[column][-1]))
+    for column in legal:  # the legal columns come from _open_columns: the index is derived
+        top = columns[column][-1]
+        worth = take_worth(state, case(player, top, take_facts[top]))
         if worth > best_worth:
             best_move, best_worth = column, worth
     return best_move

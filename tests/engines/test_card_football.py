@@ -506,3 +506,36 @@ def test_extra_time_guard_is_not_a_rule_and_is_never_reached(game):
         assert state.end_reason != "extra time limit"
         most = max(most, state.events["extra_time_periods"])
     assert most < engine.extra_time_max // 4
+
+
+@pytest.mark.parametrize("options", [{}, {"result": "extra-time", "added-cards": "after-save"}])
+def test_the_index_the_moves_keep_matches_one_derived_afresh(game, options):
+    """The moves read a rank index, the columns holding cards and the unavailable
+    columns that each take keeps up to date; after every move of random and greedy
+    games they equal what a clone derives from the cards where they lie."""
+    import random
+
+    engine = CardFootballEngine(game, options)
+    for seed in range(24):
+        state = engine.new_game(2, seed)
+        choose = engine.bots()["greedy" if seed % 2 else "random"]
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.apply(choose(state, rng))
+            fresh = state.clone()
+            fresh._derive_index()
+            kept = (state._rank_index, state._nonempty, state._blocked)
+            assert (fresh._rank_index, fresh._nonempty, fresh._blocked) == kept, (seed, state.turn)
+            assert sum(map(sum, state._rank_index)) == 2 * sum(map(len, state.actives[0] + state.actives[1]))
+
+
+def test_a_clone_classifies_from_its_own_cards_not_the_originals_index(engine):
+    """A clone derives its own index: the hand-built position of a clone is
+    classified from its cards, not from the original's index."""
+    state = position(engine, [["7S"], ["6D"]], actives={(0, "H"): ["7H"], (0, "D"): ["7D"], (0, "C"): ["7C"]})
+    assert state.classify(0, card("7S")).case is Case.LONG_SHOT
+    copy = state.clone()
+    copy.actives[0][SUIT_INDEX["C"]] = []
+    copy.removed.append(card("7C"))
+    assert copy.classify(0, card("7S")).case is Case.PLAIN
+    assert state.classify(0, card("7S")).case is Case.LONG_SHOT

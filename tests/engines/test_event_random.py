@@ -31,3 +31,17 @@ def test_event_random_uses_the_fast_shuffle_here_and_still_deals_as_before():
     expected = list(range(72))
     random.Random("12345/0").shuffle(expected)  # the event's own generator, the library's shuffle
     assert cards == expected
+
+
+def test_event_shuffles_seed_the_c_generator_as_random_random_seeds_it_from_the_text():
+    """EventRandom.shuffle seeds the bare C generator with the integer random.Random
+    derives from the event's text: every event deals what random.Random(text) deals."""
+    assert base._CoreRandom is not random.Random  # the fast path is the one that runs here
+    events = EventRandom(10**18 + 3)
+    for event, size in enumerate((72, 18, 18, 72, 1, 0, 40)):
+        cards, expected = list(range(size)), list(range(size))
+        events.shuffle(cards)
+        random.Random(f"{10**18 + 3}/{event}").shuffle(expected)
+        assert cards == expected, (event, size)
+    assert events.getstate() == (10**18 + 3, 7)
+    assert events.randrange(1000) == random.Random(f"{10**18 + 3}/7").randrange(1000)
