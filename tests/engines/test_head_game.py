@@ -581,7 +581,7 @@ def test_answers_reports_the_coverage_of_every_field_as_json():
 
     from cardgen.cli import cli
 
-    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "--json", "--date", "as-of"])
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "head-game", "--json", "--date", "as-of"])
     assert result.exit_code == 0, result.output
     coverage = json.loads(result.output)["coverage"]
     assert sum(coverage["fields"].values()) == 13 * 4 * 16
@@ -594,5 +594,5 @@ def test_answers_refuses_an_unknown_card():
 
     from cardgen.cli import cli
 
-    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "--fact", "world peace"])
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "head-game", "--fact", "world peace"])
     assert result.exit_code == 2 and "unknown fact card" in result.output
