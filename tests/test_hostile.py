@@ -356,7 +356,7 @@ def test_answers_on_a_game_without_a_footballer_base():
 
 
 def test_answers_on_a_day_before_the_players_were_born():
-    assert_clean_error(*run(ROOT / "content", "answers", "--date", "0001-01-01", "--geo", "brazil"),
+    assert_clean_error(*run(ROOT / "content", "answers", "head-game", "--date", "0001-01-01", "--geo", "brazil"),
                        "before the birth of the base's youngest player")
 
 
