@@ -78,7 +78,10 @@ def main() -> None:
         runs = []
         for attempt in range(args.repeat):
             text = po.read_text("utf-8")
-            po.write_text(text.replace(old, new) if attempt % 2 == 0 else text.replace(new, old), "utf-8")
+            changed = text.replace(old, new, 1) if attempt % 2 == 0 else text.replace(new, old, 1)
+            if changed == text:  # else the best of the runs would be one with nothing to do
+                sys.exit(f"{path} does not hold {old if attempt % 2 == 0 else new!r}")
+            po.write_text(changed, "utf-8")
             runs.append(run_build(content, out, env, extra))
         one = best_of(runs)
         print(f"one card's text, {path}: {one[0]:6.2f} s  CPU {one[1]:6.2f} s  ({one[2]}; best of {args.repeat}; "
