@@ -294,7 +294,7 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
         check_translations(options, planned)
     games = {game: load_game_cached(options.content_dir, game) for job in planned for game, _ in job.targets}
     reuse = plan_reuse(options, planned, games, _manifest_entries(options.out_dir), options.force)
-    jobs = reuse.run
+    jobs = sorted(reuse.run, key=lambda j: (-j.cost, j.label))  # the costs of the jobs narrowed to some languages fell
     workers = options.workers or os.cpu_count() or 1
     workers = max(1, min(workers, len(jobs)))
     if jobs and (workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork"):

@@ -157,6 +157,40 @@ def test_a_failed_incremental_build_leaves_the_output_as_it_was(project, tmp_pat
     assert build(_options(project, out, games=("quiz",))).ran  # and still run next time
 
 
+def plan_weighed(options, game, langs):
+    """A job of every language that costs more than a job of one language, until it is narrowed."""
+    return [Job("weighed", f"{game.id} all languages", f"{__name__}:weighed_job",
+                (("game_id", game.id), ("langs", tuple(langs))), cost=1.5 * len(langs),
+                targets=tuple((game.id, lang) for lang in langs)),
+            *(Job("weighed", f"{game.id} {lang} one", f"{__name__}:weighed_job",
+                  (("game_id", game.id), ("langs", (lang,))), cost=2.0, targets=((game.id, lang),))
+              for lang in langs)]
+
+
+def weighed_job(options, game_id: str, langs: tuple[str, ...]):
+    from cardgen.build import write_artefact
+
+    suffix = "all" if len(langs) > 1 else "one"
+    return [write_artefact(options, f"{game_id}/{lang}/{suffix}.json", f"[\"{lang}\"]".encode(), game=game_id,
+                           kind="report", lang=lang) for lang in langs]
+
+
+def test_jobs_narrowed_to_the_changed_language_run_in_order_of_their_narrowed_cost(project, tmp_path, monkeypatch):
+    """The biggest job starts first by what it has left to do: a job of three languages
+    narrowed to one costs a third, less than a job of that language alone."""
+    monkeypatch.setitem(PRODUCERS, "weighed", f"{__name__}:plan_weighed")
+    out = tmp_path / "out"
+    options = _options(project, out, games=("klepka",), producers=("weighed",), workers=1)
+    started: list[str] = []
+    build(options, lambda done, total, label: started.append(label))
+    assert started[1:] == ["klepka all languages", "klepka de one", "klepka en one", "klepka ru one"]
+    _edit(project / "klepka" / "locale" / "de.po", 'msgstr "Kapitän Nagel"', 'msgstr "Käpt\'n Nagel"')
+    started.clear()
+    result = build(options, lambda done, total, label: started.append(label))
+    assert started[1:] == ["klepka de one", "klepka all languages (de only)"]
+    assert result.skipped == 2
+
+
 def test_cardgen_itself_is_an_input(project, tmp_path, monkeypatch):
     out = tmp_path / "out"
     build(_options(project, out, games=("quiz",)))

@@ -34,7 +34,7 @@ from weasyprint.urls import FatalURLFetchingError
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
-from cardgen.rulebook import answers, images
+from cardgen.rulebook import answers, hyphenation, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
 from cardgen.rulebook.produce import PAPERS
 
@@ -414,6 +414,7 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
         fetcher.check()
         return document, texts
 
+    hyphenation.prepare([language])  # before WeasyPrint loads pyphen's slower dictionary
     with _collector_paused():
         document, texts = render(0)
         if part == "rulebook" and paper == "a5" and len(document.pages) % 4:

@@ -54,14 +54,11 @@ def plan(options, game: "Game", langs: list[str]) -> list:
 def warm_up(options, jobs: list) -> None:
     """Before the workers fork: import WeasyPrint and load the hyphenation dictionaries of
     the build's languages once, instead of once per worker."""
-    import pyphen
     import weasyprint  # noqa: F401 - the import itself is the work
 
-    langs = {lang for job in jobs for _, lang in job.targets if lang}
-    for lang in sorted(langs):
-        fallback = pyphen.language_fallback(lang)
-        if fallback:
-            pyphen.Pyphen(lang=fallback)
+    from cardgen.rulebook import hyphenation
+
+    hyphenation.prepare(sorted({lang for job in jobs for _, lang in job.targets if lang}))
 
 
 def rulebook_job(options, game_id: str, lang: str) -> list:
