@@ -82,12 +82,15 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
     from cardgen.errors import RenderError
+    from cardgen.render.layout import default_templates_dir
     from cardgen.render.printers import printer
 
-    if printer(profile).files != "png-per-card":  # fail early on an unknown or unfit printer
+    # fail early on an unknown or unfit printer, among the content folder's own printers too
+    shops = default_templates_dir(settings.content_dir)
+    if printer(profile, shops).files != "png-per-card":
         raise RenderError(f"--profile names a printer of PNGs; '{profile}' takes PDFs: use --printer {profile}")
     for name in printers:
-        printer(name)
+        printer(name, shops)
     options = BuildOptions(
         content_dir=settings.content_dir,
         out_dir=out_dir,

@@ -212,3 +212,30 @@ def test_preflight_reports_a_file_that_is_no_pdf(tmp_path):
     junk.write_bytes(b"not a pdf at all")
     result = CliRunner().invoke(cli, ["preflight", str(junk)])
     assert result.exit_code == 1 and "junk.pdf: file: pdf: file: cannot be read" in result.output
+
+
+def test_a_content_folders_own_printer_is_known_to_build(tmp_path, monkeypatch):
+    """A publisher's printers.yaml beside their content (templates/cards/) names shops the
+    bundled file does not: `--printer` and `--profile` accept them."""
+    import shutil
+
+    root = Path(__file__).resolve().parents[2]
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    content = tmp_path / "content"
+    shutil.copytree(DECKS / "quiz", content / "quiz")
+    shutil.copytree(root / "templates" / "cards", tmp_path / "templates" / "cards")
+    records = tmp_path / "templates" / "cards" / "printers.yaml"
+    text = records.read_text("utf-8")
+    records.write_text(text.replace("printers:\n  tgc:", "printers:\n  local-shop:\n    name: Our town's printer\n"
+                                    "    files: png-per-card\n    dpi: 300\n    bleed_mm: 3\n    safe_mm: 3\n"
+                                    "    color: rgb\n    pdfx: none\n    order: face-back\n    tac: 300\n"
+                                    "    min_line_pt: 0.25\n  tgc:", 1), "utf-8")
+    result = CliRunner().invoke(cli, ["--content", str(content), "build", "quiz", "--lang", "en", "--paper", "a4",
+                                      "--only", "cards", "--printer", "local-shop", "--out", str(tmp_path / "o"),
+                                      "-j", "1"])
+    assert result.exit_code == 0, result.output
+    files = json.loads((tmp_path / "o" / "manifest.json").read_text("utf-8"))["files"]
+    assert {f["printer"] for f in files if f["kind"] == "shop-png"} == {"local-shop"}
+    result = CliRunner().invoke(cli, ["--content", str(content), "build", "quiz", "--printer", "nope",
+                                      "--out", str(tmp_path / "o")])
+    assert result.exit_code == 1 and "local-shop" in result.output  # the folder's own list
