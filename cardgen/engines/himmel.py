@@ -96,6 +96,11 @@ class HimmelEngine(Engine):
             **{card: (value, self.number_moves[card], self.take_moves[card]) for card, value in self.value_of.items()},
             **{card: (None, kind, None) for card, kind in self.special_of.items()},
         }
+        # The specials' moves, built once (steals: one per possible victim).
+        self.reverse_moves: dict[str, Move] = {card: ("reverse", card) for card in self.special_of}
+        self.steal_moves: dict[str, tuple[Move, ...]] = {
+            card: tuple(("steal", card, victim) for victim in range(game.meta.players.max)) for card in self.special_of
+        }
 
     def place_names(self, players: int) -> tuple[str, ...]:
         names = self._place_names.get(players)
@@ -202,39 +207,39 @@ class HimmelState(GameState):
         engine = self.engine
         player = self.to_move
         hand = self.hands[player]
-        value_of = engine.value_of
-        hand_card = engine.hand_card
-        no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
-        # Each pile's open interval (see _open_interval), inline since this
-        # runs every move; plain loops, since a comprehension is a function
-        # call of its own on Python 3.11.
-        intervals = []
-        stacks = self.target_stacks
-        pile = 0
-        for cards in self.piles:
-            stack = stacks[pile]
-            intervals.append((pile, value_of[cards[-1]] if cards else no_floor,
-                              value_of[stack[-1]] if stack else no_ceiling))
-            pile += 1
-        plays: list[Move] = []
-        takes: list[Move] = []  # a take per number card of the hand, in hand order
-        first_special: dict[str, str] | None = None  # kind -> its first card in the hand
-        for card in hand:
-            value, moves, take = hand_card[card]
-            if value is None:  # a special: ``moves`` is its kind
-                if first_special is None:
-                    first_special = {}
-                first_special.setdefault(moves, card)
-                continue
-            takes.append(take)
-            for pile, low, high in intervals:
-                if low < value < high:
-                    plays.append(moves[pile])
-        if first_special:
-            for kind in _SPECIALS_IN_MOVE_ORDER:
-                card = first_special.get(kind)
-                if card is not None:
-                    plays += self._special_moves(player, card, kind)
+        piles = self.piles
+        if len(piles) == 2:
+            # The content's two piles, unrolled: their bounds in locals, no
+            # loop over the piles per card (its iterator, the tuple unpacking),
+            # since this runs every move; _number_plays does any count of piles.
+            value_of = engine.value_of
+            hand_card = engine.hand_card
+            no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
+            (cards0, cards1), (stack0, stack1) = piles, self.target_stacks
+            low0 = value_of[cards0[-1]] if cards0 else no_floor
+            high0 = value_of[stack0[-1]] if stack0 else no_ceiling
+            low1 = value_of[cards1[-1]] if cards1 else no_floor
+            high1 = value_of[stack1[-1]] if stack1 else no_ceiling
+            plays: list[Move] = []
+            takes: list[Move] = []  # a take per number card of the hand, in hand order
+            first_of_kind: dict[str, str] | None = None  # special kind -> its first card in the hand
+            for card in hand:
+                value, moves, take = hand_card[card]
+                if value is None:  # a special: ``moves`` is its kind
+                    if first_of_kind is None:  # no dict for the hands without specials
+                        first_of_kind = {moves: card}
+                    elif moves not in first_of_kind:
+                        first_of_kind[moves] = card
+                    continue
+                takes.append(take)
+                if low0 < value < high0:
+                    plays.append(moves[0])
+                if low1 < value < high1:
+                    plays.append(moves[1])
+        else:
+            plays, takes, first_of_kind = self._number_plays(hand)
+        if first_of_kind:
+            self._add_special_moves(plays, player, first_of_kind)
         if engine.take_any_time or not plays:
             if takes and self.deck:
                 plays += takes
@@ -242,20 +247,48 @@ class HimmelState(GameState):
                 plays.append(_TAKE_NO_CARD)
         return plays
 
-    def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
-        if kind == REVERSE:
-            return [("reverse", card)]
-        # Plain loops, no comprehensions or generators: on Python 3.11 each is
-        # a function call of its own, and a hand holds a special most moves.
-        moves: list[Move] = []
-        if kind == STEAL:  # clarification steal-victim: any opponent with cards in hand
+    def _number_plays(self, hand: list[str]) -> tuple[list[Move], list[Move], dict[str, str]]:
+        """The number moves of ``hand`` on any count of piles, in sorted order,
+        its takes (one per number card, in hand order) and the first card of
+        each special kind in it."""
+        engine = self.engine
+        hand_card = engine.hand_card
+        intervals = [(pile, *self._open_interval(pile)) for pile in range(len(self.piles))]
+        plays: list[Move] = []
+        takes: list[Move] = []
+        first_of_kind: dict[str, str] = {}
+        for card in hand:
+            value, moves, take = hand_card[card]
+            if value is None:  # a special: ``moves`` is its kind
+                first_of_kind.setdefault(moves, card)
+                continue
+            takes.append(take)
+            for pile, low, high in intervals:
+                if low < value < high:
+                    plays.append(moves[pile])
+        return plays, takes, first_of_kind
+
+    def _add_special_moves(self, plays: list[Move], player: int, first_of_kind: dict[str, str]) -> None:
+        """Add the moves of the specials (the first card of each kind in the
+        hand), kinds in their moves' sorted order: "raise" < "reverse" < "steal"."""
+        raise_target = first_of_kind.get(RAISE)
+        reverse = first_of_kind.get(REVERSE)
+        steal = first_of_kind.get(STEAL)
+        if raise_target is not None:
+            self._add_raise_moves(plays, player, raise_target)
+        if reverse is not None:
+            plays.append(self.engine.reverse_moves[reverse])
+        if steal is not None:  # clarification steal-victim: any opponent with cards in hand
+            steals = self.engine.steal_moves[steal]
             victim = 0
             for hand in self.hands:
                 if hand and victim != player:
-                    moves.append(("steal", card, victim))
+                    plays.append(steals[victim])
                 victim += 1
-            return moves
-        value_of = self.engine.value_of  # raise-target: a number above the chosen target
+
+    def _add_raise_moves(self, plays: list[Move], player: int, card: str) -> None:
+        """Raise target: a number above the chosen pile's target."""
+        value_of = self.engine.value_of
         hand = self.hands[player]
         pile = 0
         for stack in self.target_stacks:
@@ -263,9 +296,8 @@ class HimmelState(GameState):
                 target = value_of[stack[-1]]
                 for number in hand:
                     if value_of.get(number, 0) > target:
-                        moves.append(("raise", card, pile, number))
+                        plays.append(("raise", card, pile, number))
             pile += 1
-        return moves
 
     def fits(self, pile: int, value: int) -> bool:
         """A number fits above the pile's top card and below its target (if any)."""
@@ -444,9 +476,6 @@ class HimmelState(GameState):
     def _insert(hand: list[str], card: str) -> None:
         insort(hand, card)  # keeps the hand sorted (labels are unique)
 
-
-#: Special kinds in the sorted order of their move names.
-_SPECIALS_IN_MOVE_ORDER = sorted(MOVE_OF_SPECIAL, key=MOVE_OF_SPECIAL.__getitem__)
 
 _PLAYS = {
     "reverse": HimmelState._play_reverse,
