@@ -96,6 +96,8 @@ class HimmelEngine(Engine):
             **{card: (value, self.number_moves[card], self.take_moves[card]) for card, value in self.value_of.items()},
             **{card: (None, kind, None) for card, kind in self.special_of.items()},
         }
+        #: every card's value, 0 for a special (below every target)
+        self.value_or_zero: dict[str, int] = {card: self.value_of.get(card, 0) for card in self.deck_cards}
         # The specials' moves, built once (steals: one per possible victim).
         self.reverse_moves: dict[str, Move] = {card: ("reverse", card) for card in self.special_of}
         self.steal_moves: dict[str, tuple[Move, ...]] = {
@@ -222,14 +224,18 @@ class HimmelState(GameState):
             high1 = value_of[stack1[-1]] if stack1 else no_ceiling
             plays: list[Move] = []
             takes: list[Move] = []  # a take per number card of the hand, in hand order
-            first_of_kind: dict[str, str] | None = None  # special kind -> its first card in the hand
+            raise_card = reverse_card = steal_card = None  # the first of each kind in the hand
             for card in hand:
                 value, moves, take = hand_card[card]
                 if value is None:  # a special: ``moves`` is its kind
-                    if first_of_kind is None:  # no dict for the hands without specials
-                        first_of_kind = {moves: card}
-                    elif moves not in first_of_kind:
-                        first_of_kind[moves] = card
+                    if moves == REVERSE:
+                        if reverse_card is None:
+                            reverse_card = card
+                    elif moves == STEAL:
+                        if steal_card is None:
+                            steal_card = card
+                    elif raise_card is None:
+                        raise_card = card
                     continue
                 takes.append(take)
                 if low0 < value < high0:
@@ -238,8 +244,20 @@ class HimmelState(GameState):
                     plays.append(moves[1])
         else:
             plays, takes, first_of_kind = self._number_plays(hand)
-        if first_of_kind:
-            self._add_special_moves(plays, player, first_of_kind)
+            raise_card, reverse_card, steal_card = (first_of_kind.get(kind) for kind in (RAISE, REVERSE, STEAL))
+        # The specials' moves inline (a call less on most moves), kinds in
+        # their moves' sorted order: "raise" < "reverse" < "steal".
+        if raise_card is not None:
+            self._add_raise_moves(plays, player, raise_card)
+        if reverse_card is not None:
+            plays.append(engine.reverse_moves[reverse_card])
+        if steal_card is not None:  # clarification steal-victim: any opponent with cards in hand
+            steals = engine.steal_moves[steal_card]
+            victim = 0
+            for other in self.hands:
+                if other and victim != player:
+                    plays.append(steals[victim])
+                victim += 1
         if engine.take_any_time or not plays:
             if takes and self.deck:
                 plays += takes
@@ -268,34 +286,16 @@ class HimmelState(GameState):
                     plays.append(moves[pile])
         return plays, takes, first_of_kind
 
-    def _add_special_moves(self, plays: list[Move], player: int, first_of_kind: dict[str, str]) -> None:
-        """Add the moves of the specials (the first card of each kind in the
-        hand), kinds in their moves' sorted order: "raise" < "reverse" < "steal"."""
-        raise_target = first_of_kind.get(RAISE)
-        reverse = first_of_kind.get(REVERSE)
-        steal = first_of_kind.get(STEAL)
-        if raise_target is not None:
-            self._add_raise_moves(plays, player, raise_target)
-        if reverse is not None:
-            plays.append(self.engine.reverse_moves[reverse])
-        if steal is not None:  # clarification steal-victim: any opponent with cards in hand
-            steals = self.engine.steal_moves[steal]
-            victim = 0
-            for hand in self.hands:
-                if hand and victim != player:
-                    plays.append(steals[victim])
-                victim += 1
-
     def _add_raise_moves(self, plays: list[Move], player: int, card: str) -> None:
         """Raise target: a number above the chosen pile's target."""
-        value_of = self.engine.value_of
+        value_of, value_or_zero = self.engine.value_of, self.engine.value_or_zero
         hand = self.hands[player]
         pile = 0
         for stack in self.target_stacks:
             if stack:  # a pile without a target has nothing to raise
                 target = value_of[stack[-1]]
                 for number in hand:
-                    if value_of.get(number, 0) > target:
+                    if value_or_zero[number] > target:
                         plays.append(("raise", card, pile, number))
             pile += 1
 
@@ -350,9 +350,12 @@ class HimmelState(GameState):
             wanted = engine.hand_size - len(hand)
             if wanted > 1 and not engine.refill_to_hand_size:
                 wanted = 1  # clarification refill: one card, never above the hand size
-            while wanted > 0 and deck:
+            if wanted == 1:  # the common case: one card played, one drawn
                 insort(hand, deck.pop())  # keeps the hand sorted, as _insert does
-                wanted -= 1
+            else:
+                while wanted > 0 and deck:
+                    insort(hand, deck.pop())
+                    wanted -= 1
         self.to_move = (player + self.direction) % self.players
 
     def outcome(self) -> Outcome:
@@ -501,14 +504,21 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
 
 def _cheapest_move(state: HimmelState, legal: list[Move]) -> Move:
     """The greedy bot's choice among the ``legal`` moves."""
-    value_of = state.engine.value_of
-    # Number moves are most of the list: their cost (move_cost's formula)
-    # from the piles' top values, looked up once per position.
+    engine = state.engine
+    value_of = engine.value_of
+    # Numbers and takes are most of the list: their costs (move_cost's
+    # formulas) from the piles' top values and the marked pile's size,
+    # looked up once per position.
     floors = [value_of[cards[-1]] if cards else 0 for cards in state.piles]
+    marked = state.marker
+    take_size = len(state.piles[marked]) + (len(state.target_stacks[marked]) if engine.target_to_heap else 0)
     best_move, best_cost = None, float("inf")
     for move in legal:
-        if move[0] == "number":
+        kind = move[0]
+        if kind == "number":
             cost = 0.1 * (value_of[move[1]] - floors[move[2]])
+        elif kind == "take":  # no new target ("") counts as 0
+            cost = take_size - 0.01 * value_of.get(move[1], 0)
         else:
             cost = move_cost(state, move)
         if cost < best_cost:

@@ -10,11 +10,12 @@ card stays in exactly one place and the invariant checker can run.
 from __future__ import annotations
 
 from pathlib import Path
+import random
 
 import pytest
 
 from cardgen.content import load_game
-from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot
+from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot, move_cost
 from cardgen.errors import ContentError, SimulationError
 from cardgen.simulation import check_state
 
@@ -340,3 +341,18 @@ def test_legal_moves_match_the_rules_spelled_out_on_every_move(engine):
             seen_stuck += stuck
             state.apply(legal[(seed + state.turn) % len(legal)])
     assert seen_specials > 100 and seen_stuck > 10  # both kinds of position were met
+
+
+def test_greedy_picks_the_first_cheapest_move_by_move_cost(engine):
+    """The greedy bot's inline costs of numbers and takes are move_cost's: at
+    every position of seeded games it picks the first move of least move_cost."""
+    takes_seen = 0
+    for seed in range(20):
+        state = engine.new_game(3 + seed % 4, seed)
+        while not state.is_over():
+            legal = state.legal_moves()
+            costs = [move_cost(state, move) for move in legal]
+            assert greedy_bot(state, random.Random(0)) == legal[costs.index(min(costs))], (seed, state.turn)
+            takes_seen += any(move[0] == "take" for move in legal)
+            state.apply(legal[(seed + state.turn) % len(legal)])
+    assert takes_seen > 100
