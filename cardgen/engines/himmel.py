@@ -234,7 +234,7 @@ class HimmelState(GameState):
                     elif moves == STEAL:
                         if steal_card is None:
                             steal_card = card
-                    elif raise_card is None:
+                    elif raise_card is None:  # raise-target, the third kind (the engine knows no other)
                         raise_card = card
                     continue
                 takes.append(take)
