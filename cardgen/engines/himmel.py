@@ -96,6 +96,13 @@ class HimmelEngine(Engine):
             **{card: (value, self.number_moves[card], self.take_moves[card]) for card, value in self.value_of.items()},
             **{card: (None, kind, None) for card, kind in self.special_of.items()},
         }
+        #: every card's value, 0 for a special (below every target)
+        self.value_or_zero: dict[str, int] = {card: self.value_of.get(card, 0) for card in self.deck_cards}
+        # The specials' moves, built once (steals: one per possible victim).
+        self.reverse_moves: dict[str, Move] = {card: ("reverse", card) for card in self.special_of}
+        self.steal_moves: dict[str, tuple[Move, ...]] = {
+            card: tuple(("steal", card, victim) for victim in range(game.meta.players.max)) for card in self.special_of
+        }
 
     def place_names(self, players: int) -> tuple[str, ...]:
         names = self._place_names.get(players)
@@ -202,39 +209,55 @@ class HimmelState(GameState):
         engine = self.engine
         player = self.to_move
         hand = self.hands[player]
-        value_of = engine.value_of
-        hand_card = engine.hand_card
-        no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
-        # Each pile's open interval (see _open_interval), inline since this
-        # runs every move; plain loops, since a comprehension is a function
-        # call of its own on Python 3.11.
-        intervals = []
-        stacks = self.target_stacks
-        pile = 0
-        for cards in self.piles:
-            stack = stacks[pile]
-            intervals.append((pile, value_of[cards[-1]] if cards else no_floor,
-                              value_of[stack[-1]] if stack else no_ceiling))
-            pile += 1
-        plays: list[Move] = []
-        takes: list[Move] = []  # a take per number card of the hand, in hand order
-        first_special: dict[str, str] | None = None  # kind -> its first card in the hand
-        for card in hand:
-            value, moves, take = hand_card[card]
-            if value is None:  # a special: ``moves`` is its kind
-                if first_special is None:
-                    first_special = {}
-                first_special.setdefault(moves, card)
-                continue
-            takes.append(take)
-            for pile, low, high in intervals:
-                if low < value < high:
-                    plays.append(moves[pile])
-        if first_special:
-            for kind in _SPECIALS_IN_MOVE_ORDER:
-                card = first_special.get(kind)
-                if card is not None:
-                    plays += self._special_moves(player, card, kind)
+        piles = self.piles
+        if len(piles) == 2:
+            # The content's two piles, unrolled: their bounds in locals, no
+            # loop over the piles per card (its iterator, the tuple unpacking),
+            # since this runs every move; _number_plays does any count of piles.
+            value_of = engine.value_of
+            hand_card = engine.hand_card
+            no_floor, no_ceiling = engine.no_floor, engine.no_ceiling
+            (cards0, cards1), (stack0, stack1) = piles, self.target_stacks
+            low0 = value_of[cards0[-1]] if cards0 else no_floor
+            high0 = value_of[stack0[-1]] if stack0 else no_ceiling
+            low1 = value_of[cards1[-1]] if cards1 else no_floor
+            high1 = value_of[stack1[-1]] if stack1 else no_ceiling
+            plays: list[Move] = []
+            takes: list[Move] = []  # a take per number card of the hand, in hand order
+            raise_card = reverse_card = steal_card = None  # the first of each kind in the hand
+            for card in hand:
+                value, moves, take = hand_card[card]
+                if value is None:  # a special: ``moves`` is its kind
+                    if moves == REVERSE:
+                        if reverse_card is None:
+                            reverse_card = card
+                    elif moves == STEAL:
+                        if steal_card is None:
+                            steal_card = card
+                    elif raise_card is None:  # raise-target, the third kind (the engine knows no other)
+                        raise_card = card
+                    continue
+                takes.append(take)
+                if low0 < value < high0:
+                    plays.append(moves[0])
+                if low1 < value < high1:
+                    plays.append(moves[1])
+        else:
+            plays, takes, first_of_kind = self._number_plays(hand)
+            raise_card, reverse_card, steal_card = (first_of_kind.get(kind) for kind in (RAISE, REVERSE, STEAL))
+        # The specials' moves inline (a call less on most moves), kinds in
+        # their moves' sorted order: "raise" < "reverse" < "steal".
+        if raise_card is not None:
+            self._add_raise_moves(plays, player, raise_card)
+        if reverse_card is not None:
+            plays.append(engine.reverse_moves[reverse_card])
+        if steal_card is not None:  # clarification steal-victim: any opponent with cards in hand
+            steals = engine.steal_moves[steal_card]
+            victim = 0
+            for other in self.hands:
+                if other and victim != player:
+                    plays.append(steals[victim])
+                victim += 1
         if engine.take_any_time or not plays:
             if takes and self.deck:
                 plays += takes
@@ -242,30 +265,39 @@ class HimmelState(GameState):
                 plays.append(_TAKE_NO_CARD)
         return plays
 
-    def _special_moves(self, player: int, card: str, kind: str) -> list[Move]:
-        if kind == REVERSE:
-            return [("reverse", card)]
-        # Plain loops, no comprehensions or generators: on Python 3.11 each is
-        # a function call of its own, and a hand holds a special most moves.
-        moves: list[Move] = []
-        if kind == STEAL:  # clarification steal-victim: any opponent with cards in hand
-            victim = 0
-            for hand in self.hands:
-                if hand and victim != player:
-                    moves.append(("steal", card, victim))
-                victim += 1
-            return moves
-        value_of = self.engine.value_of  # raise-target: a number above the chosen target
+    def _number_plays(self, hand: list[str]) -> tuple[list[Move], list[Move], dict[str, str]]:
+        """The number moves of ``hand`` on any count of piles, in sorted order,
+        its takes (one per number card, in hand order) and the first card of
+        each special kind in it."""
+        engine = self.engine
+        hand_card = engine.hand_card
+        intervals = [(pile, *self._open_interval(pile)) for pile in range(len(self.piles))]
+        plays: list[Move] = []
+        takes: list[Move] = []
+        first_of_kind: dict[str, str] = {}
+        for card in hand:
+            value, moves, take = hand_card[card]
+            if value is None:  # a special: ``moves`` is its kind
+                first_of_kind.setdefault(moves, card)
+                continue
+            takes.append(take)
+            for pile, low, high in intervals:
+                if low < value < high:
+                    plays.append(moves[pile])
+        return plays, takes, first_of_kind
+
+    def _add_raise_moves(self, plays: list[Move], player: int, card: str) -> None:
+        """Raise target: a number above the chosen pile's target."""
+        value_of, value_or_zero = self.engine.value_of, self.engine.value_or_zero
         hand = self.hands[player]
         pile = 0
         for stack in self.target_stacks:
             if stack:  # a pile without a target has nothing to raise
                 target = value_of[stack[-1]]
                 for number in hand:
-                    if value_of.get(number, 0) > target:
-                        moves.append(("raise", card, pile, number))
+                    if value_or_zero[number] > target:
+                        plays.append(("raise", card, pile, number))
             pile += 1
-        return moves
 
     def fits(self, pile: int, value: int) -> bool:
         """A number fits above the pile's top card and below its target (if any)."""
@@ -318,9 +350,12 @@ class HimmelState(GameState):
             wanted = engine.hand_size - len(hand)
             if wanted > 1 and not engine.refill_to_hand_size:
                 wanted = 1  # clarification refill: one card, never above the hand size
-            while wanted > 0 and deck:
+            if wanted == 1:  # the common case: one card played, one drawn
                 insort(hand, deck.pop())  # keeps the hand sorted, as _insert does
-                wanted -= 1
+            else:
+                while wanted > 0 and deck:
+                    insort(hand, deck.pop())
+                    wanted -= 1
         self.to_move = (player + self.direction) % self.players
 
     def outcome(self) -> Outcome:
@@ -445,9 +480,6 @@ class HimmelState(GameState):
         insort(hand, card)  # keeps the hand sorted (labels are unique)
 
 
-#: Special kinds in the sorted order of their move names.
-_SPECIALS_IN_MOVE_ORDER = sorted(MOVE_OF_SPECIAL, key=MOVE_OF_SPECIAL.__getitem__)
-
 _PLAYS = {
     "reverse": HimmelState._play_reverse,
     "steal": HimmelState._play_steal,
@@ -472,14 +504,21 @@ def greedy_bot(state: GameState, rng: random.Random) -> Any:
 
 def _cheapest_move(state: HimmelState, legal: list[Move]) -> Move:
     """The greedy bot's choice among the ``legal`` moves."""
-    value_of = state.engine.value_of
-    # Number moves are most of the list: their cost (move_cost's formula)
-    # from the piles' top values, looked up once per position.
+    engine = state.engine
+    value_of = engine.value_of
+    # Numbers and takes are most of the list: their costs (move_cost's
+    # formulas) from the piles' top values and the marked pile's size,
+    # looked up once per position.
     floors = [value_of[cards[-1]] if cards else 0 for cards in state.piles]
+    marked = state.marker
+    take_size = len(state.piles[marked]) + (len(state.target_stacks[marked]) if engine.target_to_heap else 0)
     best_move, best_cost = None, float("inf")
     for move in legal:
-        if move[0] == "number":
+        kind = move[0]
+        if kind == "number":
             cost = 0.1 * (value_of[move[1]] - floors[move[2]])
+        elif kind == "take":  # no new target ("") counts as 0
+            cost = take_size - 0.01 * value_of.get(move[1], 0)
         else:
             cost = move_cost(state, move)
         if cost < best_cost:

@@ -9,16 +9,19 @@ card stays in exactly one place and the invariant checker can run.
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
+import random
 
 import pytest
 
 from cardgen.content import load_game
-from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot
+from cardgen.engines.himmel import HimmelEngine, HimmelState, greedy_bot, move_cost
 from cardgen.errors import ContentError, SimulationError
 from cardgen.simulation import check_state
 
 CONTENT = Path(__file__).resolve().parents[2] / "content" / "himmel"
+RAISE_KIND = "raise-target"
 SPECIALS = {"R": "special-reverse", "S": "special-steal", "T": "special-raise-target"}
 
 
@@ -300,3 +303,67 @@ def test_clone_is_equal_and_independent(engine):
     assert copy == state
     copy.apply(copy.legal_moves()[0])
     assert copy != state and state.turn == 0
+
+
+def rules_moves(engine: HimmelEngine, state: HimmelState) -> list[tuple]:
+    """The legal moves as the rules spell them out, pile by pile, in sorted order."""
+    player, hand = state.current_player(), state.hands[state.current_player()]
+    numbers = [c for c in hand if c in engine.value_of]
+    expected = sorted(
+        ("number", c, pile) for c in numbers for pile in range(engine.targets) if state.fits(pile, engine.value_of[c])
+    )
+    firsts: dict[str, str] = {}
+    for c in hand:
+        if c in engine.special_of:
+            firsts.setdefault(engine.special_of[c], c)
+    if RAISE_KIND in firsts:
+        expected += [("raise", firsts[RAISE_KIND], pile, c) for pile, stack in enumerate(state.target_stacks)
+                     if stack for c in numbers if engine.value_of[c] > engine.value_of[stack[-1]]]
+    if "reverse" in firsts:
+        expected.append(("reverse", firsts["reverse"]))
+    if "steal" in firsts:
+        expected += [("steal", firsts["steal"], v) for v, h in enumerate(state.hands) if h and v != player]
+    if not expected or engine.take_any_time:
+        expected += [("take", c) for c in numbers] if numbers and state.deck else [("take", "")]
+    return expected
+
+
+@pytest.mark.parametrize("targets", [2, 3])
+def test_legal_moves_match_the_rules_spelled_out_on_every_move(game, targets):
+    """The move generator's two-pile fast path (the content's two targets) and
+    its path for any count of piles give what the rules say, in sorted order,
+    at every position of seeded games (hands with and without specials, stuck
+    and end positions)."""
+    piles_game = copy.copy(game)  # the content with ``targets`` piles
+    piles_game.meta = game.meta.model_copy(update={"settings": {**game.meta.settings, "targets": targets}})
+    engine = HimmelEngine(piles_game)
+    seen_specials = seen_stuck = 0
+    for seed in range(25):
+        state = engine.new_game(3 + seed % 4, seed)
+        assert len(state.piles) == targets
+        while not state.is_over():
+            expected = rules_moves(engine, state)
+            legal = state.legal_moves()
+            assert legal == expected == sorted(expected), (seed, state.turn)
+            plays, takes, first_of_kind = state._number_plays(state.hands[state.current_player()])
+            assert plays == [m for m in legal if m[0] == "number"]
+            assert takes == [engine.take_moves[c] for c in state.hands[state.current_player()] if c in engine.value_of]
+            seen_specials += bool(first_of_kind)
+            seen_stuck += legal[0][0] == "take"
+            state.apply(legal[(seed + state.turn) % len(legal)])
+    assert seen_specials > 100 and seen_stuck > 10  # both kinds of position were met
+
+
+def test_greedy_picks_the_first_cheapest_move_by_move_cost(engine):
+    """The greedy bot's inline costs of numbers and takes are move_cost's: at
+    every position of seeded games it picks the first move of least move_cost."""
+    takes_seen = 0
+    for seed in range(20):
+        state = engine.new_game(3 + seed % 4, seed)
+        while not state.is_over():
+            legal = state.legal_moves()
+            costs = [move_cost(state, move) for move in legal]
+            assert greedy_bot(state, random.Random(0)) == legal[costs.index(min(costs))], (seed, state.turn)
+            takes_seen += any(move[0] == "take" for move in legal)
+            state.apply(legal[(seed + state.turn) % len(legal)])
+    assert takes_seen > 100
