@@ -180,7 +180,7 @@ def _write(entry: Path, value: object) -> None:
     except Exception:  # an object that does not pickle is simply not cached
         return
     try:
-        entry.parent.mkdir(mode=0o700, exist_ok=True)
+        entry.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # also after the folder was deleted
         handle, temporary = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
         try:
             with os.fdopen(handle, "wb") as out:

@@ -225,3 +225,14 @@ def test_a_build_from_the_cache_writes_the_same_bytes(tmp_path):
     assert any(path.suffix == ".pdf" for path in outputs["off"])
     assert outputs["cold"] == outputs["off"]
     assert outputs["warm"] == outputs["off"]
+
+
+def test_a_cache_folder_deleted_while_a_process_runs_is_made_again(cache):
+    """`cardgen serve` runs for hours; deleting ~/.cache/cardgen meanwhile must not end its caching."""
+    import shutil as shell
+
+    memo.cached("test", [b"x"], Counter(1))
+    shell.rmtree(cache)
+    compute = Counter(2)
+    assert memo.cached("test", [b"y"], compute) == 2
+    assert memo.cached("test", [b"y"], compute) == 2 and compute.calls == 1
