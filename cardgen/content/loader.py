@@ -237,11 +237,9 @@ class _Reader:
         if source is None:
             return None
         found: list[ContentError] = []
-        if source.digest is None:
-            deck = _expanded_deck(source, found)
-        else:  # the deck depends on this one file: kept between runs (cardgen.content.memo)
-            deck = memo.cached("deck", [source.digest], lambda: _expanded_deck(source, found),
-                               keep=lambda result: not found)
+        # the deck depends on this one file: kept between runs (cardgen.content.memo)
+        deck = memo.cached("deck", [source.digest], lambda: _expanded_deck(source, found),
+                           keep=lambda result: not found)
         self.errors.extend(found)
         if deck is not None:
             self.documents[CARDS_FILE] = deck[1].document

@@ -110,10 +110,11 @@ def read_yaml(path: Path, display_path: Path | None = None, *, root: Path | None
             where.with_(line=line),
         ) from None
     _check_tabs(text, where)
-    # the parse depends on the bytes and the two names only: kept on disk between runs
-    parts = [raw, str(path), str(shown)]
-    doc = memo.cached("yaml", parts, lambda: _parse(text, path, shown, where))
-    doc.digest = memo.digest(parts)
+    # the parse depends on the bytes and the two names only: kept on disk between runs, under
+    # the digest that also keys what is made of the document (the bytes are hashed once)
+    digest = memo.digest([raw, str(path), str(shown)])
+    doc = memo.cached("yaml", [digest], lambda: _parse(text, path, shown, where))
+    doc.digest = digest
     return doc
 
 

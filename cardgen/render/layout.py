@@ -122,8 +122,6 @@ def read_layout_file(path: Path, display: Path | None = None) -> tuple["YamlDocu
     if not isinstance(doc.data, dict):
         raise ContentError("expected a mapping of keys at the top of the layout file", doc.locate(()))
     try:
-        if doc.digest is None:
-            return doc, LayoutFile.model_validate(doc.data), None
         from cardgen.content import memo
 
         # kept between runs: pydantic builds the layout validator on first use, a tenth of a preview
