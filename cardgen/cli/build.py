@@ -93,6 +93,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         printer(name, shops)
     options = BuildOptions(
         content_dir=settings.content_dir,
+        templates_dir=shops,
         out_dir=out_dir,
         games=tuple(resolve_games(settings, games)) if games else (),
         langs=tuple(langs),
