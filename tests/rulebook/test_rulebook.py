@@ -180,3 +180,25 @@ def test_the_build_plans_one_rulebook_job_per_language_and_one_answer_key_job(ga
     klepka = plan(options, games["klepka"], ["en"])
     assert [job.func.split(":")[1] for job in klepka] == ["rulebook_job"]
     assert klepka[0].cost < books[0].cost  # fewer cards explained with pictures
+
+
+def test_a_date_pattern_babel_cannot_use_is_a_clear_error():
+    from datetime import date
+
+    from cardgen.errors import RenderError
+    from cardgen.rulebook.answers import _printed_date
+
+    class Texts:
+        language = "en"
+
+        def __init__(self, pattern):
+            self.pattern = pattern
+
+        def plain(self, key):
+            assert key == "rulebook.date-format"
+            return self.pattern
+
+    assert _printed_date(date(2025, 6, 30), Texts("d MMMM y")) == "30 June 2025"
+    for pattern in ("zzzz", "d" * 50):  # a time-zone field of a day; a field longer than CLDR allows
+        with pytest.raises(RenderError, match=r"'rulebook.date-format' \(en\) is .*not a date pattern"):
+            _printed_date(date(2025, 6, 30), Texts(pattern))
