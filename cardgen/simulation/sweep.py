@@ -10,11 +10,13 @@ scheduler, the number of workers or how the games are cut into chunks.
 
 The work is cut into :class:`ChunkTask` s (one cell, a range of game indices)
 that a process, a Dask worker on this machine or on another one plays with
-:func:`play_chunk`, returning one compact record per game.  Each finished
-chunk is saved under ``DIR/chunks/<plan>/`` at once, so an interrupted sweep
-resumes from what it has.  The records are folded into exact per-cell
-aggregates (integer counts, histograms, sums kept as fractions), so the order
-in which chunks come back does not change a single digit.
+:func:`run_chunk`: one compact record per game (:func:`play_chunk`), folded
+into the chunk's exact tally (integer counts, histograms, sums kept as
+fractions) and encoded as the chunk's file, where the chunk was played.  Each
+finished chunk is saved under ``DIR/chunks/<plan>/`` at once, so an
+interrupted sweep resumes from what it has (a resumed chunk's records are
+tallied again), and the chunks' tallies are merged per cell, so the order in
+which chunks come back does not change a single digit.
 
 Invariants, in sweep mode, are checked on a sample of each cell's games:
 the first ``check_first`` (20) and every ``check_every``-th (100) after, with
@@ -37,7 +39,6 @@ import itertools
 import json
 import random
 import re
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
@@ -171,6 +172,29 @@ def warm_engine(target: str, game_dir: str, options: tuple[tuple[str, str], ...]
     worker_engine(target, game_dir, options)
 
 
+@dataclass
+class ChunkResult:
+    """A played chunk as the sweep keeps it, made where the chunk was played: the text of
+    its chunk file and its exact tally.  Encoding the records and tallying them there, not in
+    the process that runs the sweep, keeps that process (which shares the cores with a local
+    cluster's workers) to a file write and a merge of a few counters per chunk."""
+
+    text: str
+    tally: CellTally
+
+
+def run_chunk(task: ChunkTask) -> ChunkResult:
+    records = play_chunk(task)
+    tally = CellTally(task.players)
+    tally.add(records)
+    return ChunkResult(chunk_text(task, records), tally)
+
+
+def chunk_text(task: ChunkTask, records: list[Record]) -> str:
+    """The chunk file: the task's name and its records, one line of JSON."""
+    return json.dumps({"task": task.name, "records": records}) + "\n"
+
+
 def play_chunk(task: ChunkTask) -> list[Record]:
     """Play the chunk's games; one record per game, in index order."""
     engine = worker_engine(task.engine, task.game_dir, task.options)
@@ -218,13 +242,15 @@ def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Ca
 
 # -- running a plan --------------------------------------------------------------------------------
 
-Executor = Callable[[Sequence[ChunkTask], Callable[[ChunkTask, list], None]], None]
+#: ``execute(tasks, done)`` runs every task (:func:`run_chunk`) and calls ``done(task, result)``
+#: in this process as each one finishes, in any order.
+Executor = Callable[[Sequence[ChunkTask], Callable[[ChunkTask, ChunkResult], None]], None]
 
 
-def run_inline(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, list], None]) -> None:
+def run_inline(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, ChunkResult], None]) -> None:
     """Play the chunks one after the other in this process."""
     for task in tasks:
-        done(task, play_chunk(task))
+        done(task, run_chunk(task))
 
 
 @dataclass
@@ -264,13 +290,13 @@ def run_sweep(
             if progress is not None:
                 progress(len(records))
 
-    def done(task: ChunkTask, records: list) -> None:
-        write_text_atomic(folder / f"{task.name}.json", json.dumps({"task": task.name, "records": records}) + "\n")
-        tallies[task.cell].add(records)
+    def done(task: ChunkTask, chunk: ChunkResult) -> None:
+        write_text_atomic(folder / f"{task.name}.json", chunk.text)
+        tallies[task.cell].merge(chunk.tally)
         result.chunks_run += 1
-        result.games_run += len(records)
+        result.games_run += chunk.tally.games
         if progress is not None:
-            progress(len(records))
+            progress(chunk.tally.games)
 
     execute(todo, done)
     return result
@@ -360,5 +386,5 @@ def parse_values(items: Iterable[str]) -> list[str]:
     return list(seen)
 
 
-__all__ = ["Cell", "ChunkTask", "SweepPlan", "SweepResult", "content_fingerprint", "document_text", "game_seed",
-           "play_chunk", "run_inline", "run_sweep", "sweep_document"]
+__all__ = ["Cell", "ChunkResult", "ChunkTask", "SweepPlan", "SweepResult", "content_fingerprint", "document_text",
+           "game_seed", "play_chunk", "run_chunk", "run_inline", "run_sweep", "sweep_document"]

@@ -62,6 +62,24 @@ class CellTally:
             for name, count in events:
                 self.events[name] += count
 
+    def merge(self, other: "CellTally") -> None:
+        """Fold in another tally of the same cell (a chunk's, made where the chunk was played):
+        the state is the one :meth:`add` of both tallies' records gives, in any order."""
+        if other.players != self.players:
+            raise ValueError(f"cannot merge a {other.players}-player tally into a {self.players}-player one")
+        self.games += other.games
+        self.completed += other.completed
+        self.turns.update(other.turns)
+        self.wins = [mine + theirs for mine, theirs in zip(self.wins, other.wins)]
+        self.scores = [mine + theirs for mine, theirs in zip(self.scores, other.scores)]
+        self.margins.update(other.margins)
+        self.draws += other.draws
+        self.shared_wins += other.shared_wins
+        self.events.update(other.events)
+        # each tally keeps its lowest indices, so the lowest of both are among them
+        self.violations = sorted([*self.violations, *other.violations])[:VIOLATION_EXAMPLES]
+        self.violation_count += other.violation_count
+
 
 def tally_summary(tally: CellTally, limits: Any = None) -> dict[str, Any]:
     """The cell's figures, with the keys ``check_limits`` reads, and its limit checks."""

@@ -15,7 +15,8 @@ from cardgen.content import load_game
 from cardgen.engines import engine_for
 from cardgen.simulation import GameRecord, RunInfo, summarize
 from cardgen.simulation.sweep import (
-    SweepPlan, content_fingerprint, document_text, game_seed, play_chunk, run_inline, run_sweep, sweep_document,
+    SweepPlan, content_fingerprint, document_text, game_seed, play_chunk, run_chunk, run_inline, run_sweep,
+    sweep_document,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -81,6 +82,42 @@ def test_aggregation_matches_simulate_summary(tmp_path):
     assert low < figures["win_rates"][0] < high
 
 
+def test_chunk_tallies_merged_in_any_order_equal_one_tally_of_every_record():
+    """Workers tally their chunks; the sweep merges them as they come back."""
+    import random
+
+    from cardgen.simulation.sweep_stats import CellTally
+
+    plan = himmel_plan(games=90, chunk_games=13, players=(4,), options=())
+    chunks = [(run_chunk(task), play_chunk(task)) for task in plan.tasks()]
+    # a few records turned into violations, so the kept examples are merged too
+    records = [record for _, chunk_records in chunks for record in chunk_records]
+    broken = [(index, turns, f"broken {index}", [], [], False, [])
+              for index, turns, *_ in records[::7]]
+    whole = CellTally(4)
+    whole.add(records + broken)
+    for order in range(3):
+        pieces = [result.tally for result, _ in chunks]
+        extra = CellTally(4)
+        extra.add(broken)
+        pieces.append(extra)
+        random.Random(order).shuffle(pieces)
+        merged = CellTally(4)
+        for piece in pieces:
+            merged.merge(piece)
+        assert vars(merged) == vars(whole)
+    assert whole.violation_count == len(broken) and len(whole.violations) == 10
+    with pytest.raises(ValueError, match="3-player tally into a 4-player"):
+        whole.merge(CellTally(3))
+
+
+def test_chunk_file_text_is_the_records_of_its_games():
+    task = himmel_plan(games=12, players=(3,), options=()).tasks()[0]
+    result = run_chunk(task)
+    assert json.loads(result.text) == {"task": task.name, "records": json.loads(json.dumps(play_chunk(task)))}
+    assert result.text.endswith("}\n") and result.tally.games == 12
+
+
 def test_checked_sample_finds_what_bare_games_play_alike(tmp_path):
     """Checked and bare games make the same moves: the check sample changes no figure."""
     everything = json.loads(sweep_text(himmel_plan(games=30, check_first=0, check_every=1), tmp_path / "a"))
@@ -98,7 +135,7 @@ def test_interrupted_sweep_resumes_from_saved_chunks(tmp_path):
         for task in tasks:
             if len(finished) == 5:
                 raise KeyboardInterrupt
-            done(task, play_chunk(task))
+            done(task, run_chunk(task))
             finished.append(task)
 
     with pytest.raises(KeyboardInterrupt):

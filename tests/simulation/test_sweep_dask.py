@@ -95,3 +95,23 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path):
     result = sweep("--scheduler", f"tcp://127.0.0.1:{free_port()}", "--out", str(tmp_path))
     assert result.returncode == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_chunk_failing_on_a_worker_is_a_clear_error_naming_it():
+    """The chunks' results come back with their futures; a failed one names its chunk and cell."""
+    import dataclasses
+
+    from cardgen.errors import SimulationError
+    from cardgen.simulation.cluster import dask_executor
+    from cardgen.simulation.sweep import SweepPlan
+
+    plan = SweepPlan(ROOT / "content" / "himmel", "cardgen.engines.himmel:HimmelEngine", (3,), (), ("random",),
+                     games=20, seed=1, chunk_games=10)
+    good, bad = plan.tasks()
+    bad = dataclasses.replace(bad, bot="nobody")  # the engine builds; the chunk asks for a bot it lacks
+    finished = []
+    with dask_executor("local", 1) as (execute, _):
+        with pytest.raises(SimulationError, match=r"a Dask worker failed on cell000-0000010-0000020 "
+                                                  r"\(players=3;bot=random\): KeyError: 'nobody'"):
+            execute([good, bad], lambda task, result: finished.append((task.name, result.tally.games)))
+    assert finished in ([], [("cell000-0000000-0000010", 10)])
