@@ -12,14 +12,21 @@ For card-football (2 players) and himmel (4 players), random bots:
 * ``1 worker`` and ``2 workers``: wall-clock games per second of
   ``run_sweep`` on a Dask LocalCluster (started, and warmed with a sweep of
   another seed, before the clock runs), as ``cardgen sweep`` runs it: every
-  chunk file written and every tally merged in this process; and the ratio of
-  the two.
+  chunk file written and every tally merged in this process; ``ratio`` the
+  two against each other;
+* ``machine``: the same chunks played by two plain processes (forked, no Dask,
+  nothing sent back) against one, in the same minutes: what this machine's
+  two cores give this work at all.  On a shared virtual machine two busy
+  cores run slower than one (a bare loop: 7-15 % here), and that varies with
+  the neighbours; ``ratio`` over ``machine`` is then Dask's own efficiency.
 
 Targets (issue 13): >= 2,000 games per second per core, and 2 workers >= 1.8x
 one.  Other load on the machine lowers the wall-clock figures; the load
 average is printed beside them.  Each figure is the best of ``--repeat`` runs
-(as timeit reports its best; the 1- and 2-worker runs alternate): on a shared virtual machine even CPU seconds
-swing by a fifth from run to run, and interference only ever slows a run.
+(as timeit reports its best; the runs of one repetition follow each other, so a
+slow minute falls on all of them): on a shared virtual machine even CPU
+seconds swing by a fifth from run to run, and interference only ever slows a
+run.  ``paired`` is the median of the repetitions' own ratios.
 """
 
 from __future__ import annotations
@@ -74,6 +81,29 @@ def cluster_rate(plan: SweepPlan, workers: int) -> float:
     return plan.games / elapsed
 
 
+def process_rate(plan: SweepPlan, processes: int) -> float:
+    """Wall-clock games per second of the plan's chunks shared out to forked processes."""
+    import multiprocessing
+
+    tasks = plan.tasks()
+    run_chunk(tasks[0])  # the engine is built before the fork, as a warmed worker has it
+    context = multiprocessing.get_context("fork")
+    children = [context.Process(target=_play_all, args=(tasks[i::processes],)) for i in range(processes)]
+    started = time.perf_counter()
+    for child in children:
+        child.start()
+    for child in children:
+        child.join()
+    if any(child.exitcode for child in children):
+        raise SystemExit("a plain process failed")
+    return plan.games / (time.perf_counter() - started)
+
+
+def _play_all(tasks: list) -> None:
+    for task in tasks:
+        run_chunk(task)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games_to_run", nargs="*", metavar="GAME", help="default: " + ", ".join(GAMES))
@@ -82,21 +112,23 @@ def main() -> None:
     args = parser.parse_args()
     repeat = max(1, args.repeat)
     print("games/s, random bots; inline and bare per CPU second (per core), workers per wall second")
-    print("ratio: best of 2 workers / best of 1; paired: the median of the runs' ratios (1 and 2 workers alternate)")
+    print("ratio: best of 2 workers / best of 1 (paired: median of each repetition's ratio); "
+          "machine: the same for plain processes")
     print(f"{'game':<14} {'players':>7} {'bare':>6} {'inline':>7} {'1 worker':>9} {'2 workers':>10} {'ratio':>6} "
-          f"{'paired':>7}  load average")
+          f"{'paired':>7} {'machine':>8} {'paired':>7}  load average")
     for game_id in args.games_to_run or list(GAMES):
         players = GAMES.get(game_id, 2)
         plan = plan_for(game_id, players, args.games)
         engine = engine_for(load_game(ROOT / "content" / game_id))
         bare = max(args.games / play_bare_games(engine, players, args.games, "random")[0] for _ in range(repeat))
         inline = max(inline_rate(plan) for _ in range(repeat))
-        # alternated, so that a slow minute of a shared machine falls on both sides
-        runs = [(cluster_rate(plan, 1), cluster_rate(plan, 2)) for _ in range(repeat)]
-        one, two = max(r[0] for r in runs), max(r[1] for r in runs)
-        paired = statistics.median(b / a for a, b in runs)
+        runs = [(cluster_rate(plan, 1), cluster_rate(plan, 2), process_rate(plan, 1), process_rate(plan, 2))
+                for _ in range(repeat)]
+        one, two, plain_one, plain_two = (max(column) for column in zip(*runs))
+        paired = statistics.median(run[1] / run[0] for run in runs)
+        plain_paired = statistics.median(run[3] / run[2] for run in runs)
         print(f"{game_id:<14} {players:>7} {bare:>6.0f} {inline:>7.0f} {one:>9.0f} {two:>10.0f} {two / one:>5.2f}x "
-              f"{paired:>6.2f}x  {load_average()}")
+              f"{paired:>6.2f}x {plain_two / plain_one:>7.2f}x {plain_paired:>6.2f}x  {load_average()}")
 
 if __name__ == "__main__":
     main()
