@@ -174,6 +174,12 @@ def test_a_game_without_an_engine_says_so(tmp_path):
     assert result.exit_code == 1
     assert "game 'lights' has no engine" in result.output and "engine: ID" in result.output
     assert "None" not in result.output
+    # shown as every content error is: relative to the content folder's parent, with a line
+    assert "games/lights/game.yaml:" in result.output and str(tmp_path) not in result.output
+    sweep = run("--content", str(games), "sweep", "lights", "--games", "5", "--scheduler", "inline",
+                "--out", str(tmp_path / "sweep"))
+    assert sweep.exit_code == 1 and "games/lights/game.yaml:" in sweep.output
+    assert str(tmp_path) not in sweep.output.replace(str(tmp_path / "sweep"), "")
     game_yaml = games / "lights" / "game.yaml"
     game_yaml.write_text(game_yaml.read_text("utf-8") + "limits: {games: 10}\n", "utf-8")
     result = run("--content", str(games), "validate")

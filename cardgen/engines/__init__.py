@@ -18,7 +18,7 @@ from typing import Any, Mapping
 
 from cardgen.content.loader import Game
 from cardgen.engines.base import Engine
-from cardgen.errors import ContentError, Locator
+from cardgen.errors import ContentError, Locator, shown_path
 
 # engine id -> "module:class"; a new bundled engine is one line here plus its module.
 ENGINES: dict[str, str] = {
@@ -76,7 +76,7 @@ def engine_class(engine_id: str, locator: Locator | None = None) -> type[Engine]
 
 def engine_for(game: Game, options: Mapping[str, Any] | None = None) -> Engine:
     engine_id = game.meta.engine
-    locator = Locator(file=game.root / "game.yaml", field="engine")
+    locator = _engine_locator(game)
     if engine_id is None:
         raise ContentError(
             f"game '{game.id}' has no engine, so it cannot be played here: it validates and builds "
@@ -91,6 +91,14 @@ def engine_for(game: Game, options: Mapping[str, Any] | None = None) -> Engine:
         raise ContentError(f"game '{game.id}' names engine {engine_id!r}; available: {available_engines()}", locator)
     chosen = engine_class(engine_id, locator)
     return chosen(game, options)
+
+
+def _engine_locator(game: Game) -> Locator:
+    """game.yaml's ``engine`` field, shown as the game's other errors show their files."""
+    document = game.documents.get("game.yaml")
+    if document is not None:
+        return document.locate(("engine",))
+    return Locator(file=shown_path(game.root / "game.yaml", game.display_root), field="engine")
 
 
 def engine_content_errors(game: Game) -> list[ContentError]:
