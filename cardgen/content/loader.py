@@ -133,7 +133,7 @@ def _shared_string_errors(content_dir: Path, games: list[Game]) -> list[ContentE
         shared = load_shared(content_dir, content_dir.parent)
     except ContentErrors as failed:
         return list(failed.errors)
-    errors = []
+    errors = shared.translation_errors()
     for game in games:
         if not shared.has_text(game.meta.source_language):
             doc = game.documents.get(GAME_FILE)

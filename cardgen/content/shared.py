@@ -22,7 +22,7 @@ from pathlib import Path
 
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.content.yamlsource import YamlDocument, read_yaml
-from cardgen.errors import ContentError, ContentErrors, I18nError, shown_path
+from cardgen.errors import ContentError, ContentErrors, I18nError, Locator, shown_path
 
 COMMON = "common"
 TEXT_DIR = "text"
@@ -64,6 +64,20 @@ class SharedStrings:
     def po_path(self, language: str) -> Path:
         return self.folder / LOCALE_DIR / f"{language}.po"
 
+    def translation_errors(self) -> list[ContentError]:
+        """Placeholders in ``common/locale/*.po`` that cardgen never fills for their key."""
+        locale = self.folder / LOCALE_DIR
+        if not locale.is_dir():
+            return []
+        errors = []
+        for path in sorted(locale.glob("*.po")):
+            shown = shown_path(path, self.display_root)
+            for key, entry in read_entries(path, shown.as_posix()).items():
+                if entry.text:
+                    errors += argument_errors(key, entry.text, Locator(file=shown, line=entry.line, field=key,
+                                                                        language=path.stem))
+        return errors
+
     def translations(self, language: str, source_language: str) -> dict[str, Entry]:
         """Entries of ``language`` for a catalogue whose source is ``source_language``.
 
@@ -104,6 +118,9 @@ def load_shared(content_dir: Path, display_root: Path | None = None) -> SharedSt
         for path in sorted(text_dir.glob("*.yaml")):
             parsed = _read(path, shown_path(path, display_root), errors)
             if parsed is not None:
+                doc, language, messages = parsed
+                for key, text in messages.items():
+                    errors += argument_errors(key, text, doc.locate(("messages", key)).with_(language=language))
                 _lay_over(texts, lines, *parsed, display_root)
     if errors:
         raise ContentErrors(errors)
@@ -118,6 +135,32 @@ def _lay_over(texts, lines, doc: YamlDocument, language: str, messages: dict[str
     for key in messages:
         mark = doc.key_marks.get(("messages", key))
         where[key] = (shown, mark.line if mark else 0)
+
+
+def argument_errors(key: str, text: str, where: Locator) -> list[ContentError]:
+    """A shared string's own text may use only the placeholders cardgen fills for its key
+    (those of cardgen's text of the key); any other would fail the build that prints it."""
+    taken = _builtin_arguments().get(key)
+    if taken is None:  # a key of the folder's own: nothing of cardgen prints it
+        return []
+    from cardgen.i18n import refs
+
+    return [
+        ContentError(f"placeholder {{{name}}} is never filled in for '{key}' (it takes "
+                     f"{', '.join(f'{{{n}}}' for n in sorted(taken)) or 'none'})", where)
+        for name in sorted(refs.arguments(text) - taken)
+    ]
+
+
+@lru_cache(maxsize=1)
+def _builtin_arguments() -> dict[str, frozenset[str]]:
+    from cardgen.i18n import refs
+
+    taken: dict[str, set[str]] = {}
+    for _, _, messages in _builtin():
+        for key, text in messages.items():
+            taken.setdefault(key, set()).update(refs.arguments(text))
+    return {key: frozenset(names) for key, names in taken.items()}
 
 
 @lru_cache(maxsize=1)

@@ -112,7 +112,8 @@ class Domain:
             return []
         return sorted(p.stem for p in self.locale_dir.glob("*.po"))
 
-    def _location(self, key: str) -> tuple[str, int | None]:
+    def source_location(self, key: str) -> tuple[str, int | None]:
+        """(file as shown in messages, line) of the source text of ``key``."""
         if self.shared is not None:
             return self.shared.lines.get(self.source_language, {}).get(key, (COMMON, None))
         return self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml"), self.lines.get(key)
@@ -145,7 +146,7 @@ class Domain:
                     text=text,
                     comments=tuple(comments),
                     max_length=max_length,
-                    locations=(self._location(key),),
+                    locations=(self.source_location(key),),
                     card=where.card,
                     field=where.field,
                 )

@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-from cardgen.errors import Locator
+from cardgen.errors import I18nError
 from cardgen.i18n import refs
 
 if TYPE_CHECKING:
@@ -83,7 +83,10 @@ def card_label(game: "Game", card: "Card", lookup: Lookup) -> Label:
     source = label_source(game, card)
     text, language = lookup(source.key)
     if source.declared:
-        text = refs.fill(text, source.arguments, Locator(field=source.key, card=card.id, language=language))
+        try:
+            text = refs.fill(text, source.arguments)
+        except I18nError as error:
+            raise I18nError(error.message, game.text_origin(source.key, language).with_(card=card.id)) from None
     elif source.number is not None:
         text = f"{text} {source.number}"
     return Label(text, language)

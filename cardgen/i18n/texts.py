@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
-from cardgen.errors import I18nError, Locator
+from cardgen.errors import I18nError, Locator, shown_path
 from cardgen.i18n import refs
 from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
 from cardgen.content.translations import Entry
@@ -107,6 +107,24 @@ class Texts:
             self._warn(catalogue, "missing", key, "no translation; the source text is used")
         return source, catalogue.domain.source_language
 
+    def origin(self, key: str) -> Locator:
+        """Where the text printed for ``key`` in this language stands: its translation (the
+        language's own shared strings, or a PO entry) when that is used, else the source text."""
+        catalogue = self._catalogue_of(key)
+        domain = catalogue.domain
+        entry = catalogue.entries.get(key)
+        where: tuple[str, int | None] = domain.source_location(key)
+        if (self.language != domain.source_language and entry is not None and entry.translated
+                and entry.source == domain.messages[key]):
+            if domain.shared is not None and domain.shared.has_text(self.language):
+                where = domain.shared.lines.get(self.language, {}).get(key, where)
+            elif domain.shared is not None:
+                where = (shown_path(domain.shared.po_path(self.language), domain.display_root).as_posix(), entry.line)
+            else:
+                where = (domain.display(domain.po_path(self.language)), entry.line)
+        file, line = where
+        return Locator(file=Path(file), line=line or None, field=key, language=self.language)
+
     def _lookup(self, key: str) -> tuple[str | None, str]:
         if not self.has(key):
             return None, self.language
@@ -131,7 +149,10 @@ class Texts:
 
     def pieces(self, key: str, args: dict | None = None) -> tuple[list[refs.Resolved], str]:
         text, text_language = self.raw(key)
-        text = refs.fill(text, args or {}, Locator(field=key, language=self.language))
+        try:
+            text = refs.fill(text, args or {})
+        except I18nError as error:
+            raise I18nError(error.message, self.origin(key)) from None
         pieces = refs.resolve(
             text, self.game, text_language, self._lookup, key=key,
             warn=self._form_warning(key), strict=self.strict,

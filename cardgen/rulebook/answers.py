@@ -118,7 +118,7 @@ def _printed_date(day, texts: "Texts") -> str:
         return format_date(day, format=pattern, locale=texts.language)
     except (ValueError, KeyError, AttributeError) as exc:
         raise RenderError(f"'rulebook.date-format' ({texts.language}) is {pattern!r}, not a date pattern "
-                          f"such as 'd MMMM y' or 'dd.MM.y': {exc}") from None
+                          f"such as 'd MMMM y' or 'dd.MM.y': {exc}", texts.origin("rulebook.date-format")) from None
 
 
 def warm_answer_key(game: "Game") -> None:

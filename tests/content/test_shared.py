@@ -100,3 +100,72 @@ def test_builtin_texts_are_package_data():
     assert (BUILTIN_DIR / "text" / "en.yaml").is_file()
     pyproject = (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8")
     assert '"common/text/*.yaml"' in pyproject
+
+
+def test_a_text_names_where_it_stands_in_the_language_printed(games):
+    """Texts.origin: the translation in force (shared text of the language, a PO entry), else the
+    source; files shown as content errors show them (relative to the content folder's parent)."""
+    from cardgen.content import load_games
+
+    def line_at(locator):
+        return (games.parent / locator.file).read_text("utf-8").splitlines()[locator.line - 1]
+
+    (games / "common" / "text").mkdir(parents=True)
+    (games / "common" / "text" / "en.yaml").write_text(
+        'language: en\nmessages:\n  rulebook.date-format: "y-MM-dd"\n', "utf-8")
+    game = load_games(games, ["lights"])[0]
+    english, german = Texts(game, "en"), Texts(game, "de")
+    assert str(english.origin("rulebook.date-format")) == (
+        "games/common/text/en.yaml:3 (field rulebook.date-format, language en)")
+    builtin = german.origin("rulebook.date-format")
+    assert builtin.file == BUILTIN_DIR / "text" / "de.yaml" and "rulebook.date-format:" in line_at(builtin)
+    source = english.origin("rules.tagline")
+    assert source.file == Path("games/lights/text/en.yaml") and "rules.tagline:" in line_at(source)
+    # untranslated in de.po: the English source is printed, and named
+    assert german.origin("rules.tagline").file == source.file
+    po = games / "lights" / "locale" / "de.po"
+    text = po.read_text("utf-8")
+    start = text.index('msgctxt "rules.tagline"')
+    end = text.index('msgstr ""', start)
+    po.write_text(text[:end] + 'msgstr "Ein Spiel"' + text[end + len('msgstr ""'):], "utf-8")
+    translated = Texts(load_games(games, ["lights"])[0], "de").origin("rules.tagline")
+    assert translated.file == Path("games/lights/locale/de.po") and translated.language == "de"
+    assert line_at(translated).startswith("msgid")
+
+
+def test_a_placeholder_cardgen_never_fills_is_a_content_error_at_its_line(games):
+    """In the folder's own shared strings and their PO translations, and in a game's label
+    translation: each names its file and line (the build would stop on it, without them)."""
+    (games / "common" / "text").mkdir(parents=True)
+    (games / "common" / "text" / "en.yaml").write_text(
+        'language: en\nmessages:\n  rulebook.cards-total: "Cards in the box: {totl}"\n'
+        '  rulebook.players: "Players: {min} to {max}"\n', "utf-8")
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    assert ("games/common/text/en.yaml:3:25 (field messages.rulebook.cards-total, language en): placeholder "
+            "{totl} is never filled in for 'rulebook.cards-total' (it takes {total})") in result.output
+    assert "rulebook.players" not in result.output and "1 content error" in result.output
+    (games / "common" / "text" / "en.yaml").unlink()
+    assert run("--content", str(games), "i18n", "add", "fr").exit_code == 0
+    po = games / "common" / "locale" / "fr.po"
+    text = po.read_text("utf-8")
+    po.write_text(text.replace('msgid "Players: {min}–{max}"\nmsgstr ""',
+                               'msgid "Players: {min}–{max}"\nmsgstr "Joueurs : {min} à {maxi}"'), "utf-8")
+    line = po.read_text("utf-8").splitlines().index('msgid "Players: {min}–{max}"') + 1
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    assert (f"games/common/locale/fr.po:{line} (field rulebook.players, language fr): placeholder {{maxi}} is "
+            "never filled in for 'rulebook.players' (it takes {max}, {min})") in result.output
+
+
+def test_a_label_translation_needing_an_argument_not_given_names_its_po_line(games):
+    po = games / "lights" / "locale" / "de.po"
+    text = po.read_text("utf-8")
+    start = text.index('msgctxt "kind.red.label"')
+    end = text.index('msgstr ""', start)
+    po.write_text(text[:end] + 'msgstr "Rot {zahl}"' + text[end + len('msgstr ""'):], "utf-8")
+    line = po.read_text("utf-8").splitlines().index('msgctxt "kind.red.label"') + 2
+    result = run("--content", str(games), "validate")
+    assert result.exit_code == 1
+    assert (f"games/lights/locale/de.po:{line} (field kind.red.label, card red-1, language de): text needs the "
+            "argument {zahl}, which is not given") in result.output

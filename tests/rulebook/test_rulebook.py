@@ -198,7 +198,13 @@ def test_a_date_pattern_babel_cannot_use_is_a_clear_error():
             assert key == "rulebook.date-format"
             return self.pattern
 
+        def origin(self, key):
+            from cardgen.errors import Locator
+
+            return Locator(file=Path("games/common/text/en.yaml"), line=3, field=key, language="en")
+
     assert _printed_date(date(2025, 6, 30), Texts("d MMMM y")) == "30 June 2025"
     for pattern in ("zzzz", "d" * 50):  # a time-zone field of a day; a field longer than CLDR allows
-        with pytest.raises(RenderError, match=r"'rulebook.date-format' \(en\) is .*not a date pattern"):
+        with pytest.raises(RenderError, match=r"'rulebook.date-format' \(en\) is .*not a date pattern") as failed:
             _printed_date(date(2025, 6, 30), Texts(pattern))
+        assert str(failed.value).startswith("games/common/text/en.yaml:3 (field rulebook.date-format, language en)")
