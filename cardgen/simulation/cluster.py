@@ -5,18 +5,21 @@ second).  A local cluster binds 127.0.0.1 only and runs no dashboard; one
 worker process per core, one thread each (the engines are pure Python, so
 threads would only queue for the interpreter lock).  ``--scheduler
 tcp://HOST:PORT`` sends the same chunks to a running cluster: its workers need
-cardgen (and any engine plug-in) installed and the game folder at the same
-path.
+cardgen (and any engine plug-in) installed; the game folder travels with the
+work (:mod:`cardgen.simulation.snapshot`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 from cardgen.errors import SimulationError
+from cardgen.simulation.snapshot import GameSnapshot, take_snapshot, unpack
 from cardgen.simulation.sweep import ChunkResult, ChunkTask, Executor, run_chunk, warm_engine
 
 CONNECT_TIMEOUT = "10s"
@@ -92,23 +95,40 @@ def dask_executor(scheduler: str, workers: int | None = None) -> Iterator[tuple[
             cluster.close()
 
 
+def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:
+    """:func:`run_chunk` on a worker, with the game folder the snapshot unpacks to."""
+    return run_chunk(dataclasses.replace(task, game_dir=str(unpack(snapshot))))
+
+
+def warm_engine_from(target: str, snapshot: GameSnapshot, options: tuple[tuple[str, str], ...]) -> None:
+    warm_engine(target, str(unpack(snapshot)), options)
+
+
 def _executor(client: Any) -> Executor:
     from dask.distributed import as_completed
 
     def execute(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, ChunkResult], None]) -> None:
         if not tasks:
             return
+        # The game folder goes with the work: a worker on another machine has cardgen
+        # (and the engine's package) installed, not the publisher's files.
+        snapshots = {game_dir: take_snapshot(Path(game_dir)) for game_dir in dict.fromkeys(t.game_dir for t in tasks)}
         # Every worker imports cardgen and builds each cell's engine before the
         # chunks go out (about a second the first time, milliseconds after):
         # otherwise a worker that joins late pays it inside a chunk and the
         # others wait for its last one.
         for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
             try:
-                client.run(warm_engine, target, game_dir, options)
+                client.run(warm_engine_from, target, snapshots[game_dir], options)
             except Exception as error:
                 raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
                                       f"{type(error).__name__}: {error}") from error
-        futures = client.map(run_chunk, list(tasks), pure=False)
+        # sent once to every worker, then named by each chunk (a worker that joins later fetches
+        # it); under a key of its own, since a key named by the content would be the one an
+        # earlier run of the same game still releases
+        shared = {game_dir: client.scatter(snapshot, broadcast=True, hash=False)
+                  for game_dir, snapshot in snapshots.items()}
+        futures = client.map(run_chunk_from, list(tasks), [shared[t.game_dir] for t in tasks], pure=False)
         task_of = {future.key: task for future, task in zip(futures, tasks)}
         try:
             # results fetched by the client's event loop as they finish (0.6 ms of the

@@ -88,6 +88,16 @@ def test_sweep_through_a_scheduler_address_equals_a_local_run(dask_cluster, tmp_
     expected = (tmp_path / "inline" / "sweep.json").read_bytes()
     assert (tmp_path / "remote" / "sweep.json").read_bytes() == expected
     assert (tmp_path / "local" / "sweep.json").read_bytes() == expected
+    # the workers played from the game folder the sweep sent them, not from this checkout's
+    from distributed import Client
+
+    with Client(dask_cluster, timeout="10s") as client:
+        folders = client.run(lambda: sorted({key[1] for key in __import__(
+            "cardgen.simulation.sweep", fromlist=["_ENGINES"])._ENGINES}))
+    assert len(folders) == 2
+    for played_from in folders.values():
+        assert played_from and all("cardgen-sweep-" in folder and folder.endswith("/himmel") for folder in played_from)
+        assert str(ROOT / "content" / "himmel") not in played_from
     assert json.loads((tmp_path / "local" / "run.json").read_text())["scheduler"] == "local"
 
 
@@ -115,3 +125,22 @@ def test_a_chunk_failing_on_a_worker_is_a_clear_error_naming_it():
                                                   r"\(players=3;bot=random\): KeyError: 'nobody'"):
             execute([good, bad], lambda task, result: finished.append((task.name, result.tally.games)))
     assert finished in ([], [("cell000-0000000-0000010", 10)])
+
+
+def test_one_cluster_runs_sweep_after_sweep_of_the_same_game_as_inline(tmp_path):
+    """Each run sends the game folder under a key of its own: the previous run's copy, being
+    released, is never the one the next run's chunks wait for."""
+    import dataclasses
+
+    from cardgen.simulation.cluster import dask_executor
+    from cardgen.simulation.sweep import SweepPlan, run_inline, run_sweep
+
+    plan = SweepPlan(ROOT / "content" / "himmel", "cardgen.engines.himmel:HimmelEngine", (3, 4), (), ("random",),
+                     games=40, seed=1, chunk_games=10)
+    seeds = (1, 2, 3, 4)
+    with dask_executor("local", 2) as (execute, _):
+        # back to back: the release of one run's copy races the next run's sending
+        ran = [run_sweep(dataclasses.replace(plan, seed=seed), tmp_path / "dask", "x", execute) for seed in seeds]
+    for seed, result in zip(seeds, ran):
+        alone = run_sweep(dataclasses.replace(plan, seed=seed), tmp_path / "inline", "x", run_inline)
+        assert [vars(t) for t in result.tallies] == [vars(t) for t in alone.tallies] and result.games_run == 80
