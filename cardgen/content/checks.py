@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
+from cardgen.content.arguments import is_argument_name
 from cardgen.content.model import AttributeSpec
 from cardgen.content.safefile import UnsafeFile, check_name
 from cardgen.errors import ContentError, Locator
@@ -25,7 +26,6 @@ if TYPE_CHECKING:
 
 GAME = "game.yaml"
 _BRACES = re.compile(r"\{[^{}]*\}")
-_LABEL_ARGUMENT = re.compile(r"[a-z_]+")  # as cardgen.i18n.refs.ARGUMENT
 CARDS = "cards.yaml"
 
 
@@ -295,7 +295,7 @@ class _Checker:
                          if c.group == group.id and labelled(c) and "name" not in c.text]
                 for brace in _BRACES.findall(source[owner.label]):
                     name = brace[1:-1]
-                    if not _LABEL_ARGUMENT.fullmatch(name):
+                    if not is_argument_name(name):
                         problem = f"{brace} is not a label placeholder"
                     else:
                         lacking = next((c.id for c in cards if name != "n" and name not in c.attrs), None)

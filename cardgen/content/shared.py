@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from cardgen.content.arguments import arguments
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.content.yamlsource import YamlDocument, read_yaml
 from cardgen.errors import ContentError, ContentErrors, I18nError, Locator, shown_path
@@ -143,23 +144,19 @@ def argument_errors(key: str, text: str, where: Locator) -> list[ContentError]:
     taken = _builtin_arguments().get(key)
     if taken is None:  # a key of the folder's own: nothing of cardgen prints it
         return []
-    from cardgen.i18n import refs
-
     return [
         ContentError(f"placeholder {{{name}}} is never filled in for '{key}' (it takes "
                      f"{', '.join(f'{{{n}}}' for n in sorted(taken)) or 'none'})", where)
-        for name in sorted(refs.arguments(text) - taken)
+        for name in sorted(arguments(text) - taken)
     ]
 
 
 @lru_cache(maxsize=1)
 def _builtin_arguments() -> dict[str, frozenset[str]]:
-    from cardgen.i18n import refs
-
     taken: dict[str, set[str]] = {}
     for _, _, messages in _builtin():
         for key, text in messages.items():
-            taken.setdefault(key, set()).update(refs.arguments(text))
+            taken.setdefault(key, set()).update(arguments(text))
     return {key: frozenset(names) for key, names in taken.items()}
 
 

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from cardgen.content.arguments import ARGUMENT
 from cardgen.errors import I18nError, Locator
 
 if TYPE_CHECKING:
@@ -37,8 +38,6 @@ if TYPE_CHECKING:
 FORMS_SUFFIX = ".forms"
 REFERENCE = re.compile(r"\{(?P<type>card|group|kind|setting):(?P<id>[a-z0-9_-]+)(?:\|(?P<form>[a-z]+))?\}")
 ANY_BRACE = re.compile(r"\{[^{}]*\}")
-#: A named argument such as ``{total}``, filled in by the code that prints the text.
-ARGUMENT = re.compile(r"\{(?P<name>[a-z_]+)\}")
 #: The Weblate flag that makes its placeholder check keep references intact;
 #: the case after ``|`` is left free because a translator may need another one.
 PLACEHOLDER_FLAG = r'placeholders:r"\{(card|group|kind|setting):[a-z0-9_-]+|\{[a-z_]+\}"'
@@ -74,10 +73,6 @@ def malformed_braces(text: str) -> list[str]:
 
 def has_references(text: str) -> bool:
     return bool(REFERENCE.search(text) or ARGUMENT.search(text))
-
-
-def arguments(text: str) -> set[str]:
-    return {m["name"] for m in ARGUMENT.finditer(text)}
 
 
 def fill(text: str, args: dict[str, object], where: Locator | None = None) -> str:

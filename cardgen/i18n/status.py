@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen.content.arguments import arguments
 from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.i18n import fit, refs
 from cardgen.i18n.catalog import Domain, domains
@@ -107,8 +108,8 @@ def _reference_problem(domain: Domain, text: str, key: str, language: str,
     bad = refs.malformed_braces(text)
     if bad:
         return f"malformed reference {bad[0]!r}"
-    if source is not None and refs.arguments(text) != refs.arguments(source):
-        wanted = ", ".join(sorted("{%s}" % a for a in refs.arguments(source))) or "none"
+    if source is not None and arguments(text) != arguments(source):
+        wanted = ", ".join(sorted("{%s}" % a for a in arguments(source))) or "none"
         return f"arguments differ from the source (expected: {wanted})"
     if domain.game is None:
         found = refs.find_references(text)

@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
+from cardgen.content.arguments import arguments
 from cardgen.errors import ContentError, I18nError, Locator, shown_path
 from cardgen.i18n import refs
 
@@ -392,7 +393,7 @@ class _Checker:
             f"malformed placeholder {bad!r}; rulebook text may hold {', '.join(entry.placeholders)}"
             for bad in refs.malformed_braces(text)
         ]
-        for name in sorted(refs.arguments(text)):
+        for name in sorted(arguments(text)):
             problems.append(f"placeholder {{{name}}} is never filled in for rulebook text (it takes "
                             f"{', '.join(entry.placeholders)}; a literal brace cannot be written)")
         for ref in refs.find_references(text):
