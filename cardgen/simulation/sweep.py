@@ -152,12 +152,19 @@ def game_seed(master: int, cell_key: str, index: int) -> int:
 # -- playing a chunk (runs in the worker) ------------------------------------------------------------
 
 _ENGINES: dict[tuple, Engine] = {}  # per worker process: built once, reused by every chunk
+#: Engines a worker keeps: a cluster's long-lived workers see sweep after sweep (each edit of a
+#: game is a new folder), and a grid has rarely more option sets than this.
+ENGINES_KEPT = 32
 
 
 def worker_engine(target: str, game_dir: str, options: tuple[tuple[str, str], ...]) -> Engine:
     key = (target, game_dir, options)
-    engine = _ENGINES.get(key)
-    if engine is None:
+    engine = _ENGINES.pop(key, None)  # put back last: the least recently used go first
+    if engine is not None:
+        _ENGINES[key] = engine
+    else:
+        while len(_ENGINES) >= ENGINES_KEPT:
+            del _ENGINES[next(iter(_ENGINES))]
         from cardgen.content import load_game
 
         module_name, class_name = target.split(":")

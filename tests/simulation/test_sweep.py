@@ -222,3 +222,17 @@ def test_plugin_game_runs_in_a_sweep(tmp_path):
     assert document["engine"] == "tricks" and len(document["cells"]) == 12
     assert all(cell["completed"] == 100 and cell["turns"]["max"] == 12 for cell in document["cells"])
     assert set(document["effects"]) == {"follow-suit"}
+
+
+def test_a_worker_keeps_its_most_recently_used_engines(monkeypatch):
+    from cardgen.simulation import sweep as sweep_module
+
+    monkeypatch.setattr(sweep_module, "_ENGINES", {})
+    monkeypatch.setattr(sweep_module, "ENGINES_KEPT", 2)
+    target, folder = "cardgen.engines.himmel:HimmelEngine", str(HIMMEL)
+    any_time = sweep_module.worker_engine(target, folder, (("take-when", "any-time"),))
+    stuck = sweep_module.worker_engine(target, folder, (("take-when", "only-when-stuck"),))
+    assert sweep_module.worker_engine(target, folder, (("take-when", "any-time"),)) is any_time  # kept, and used last
+    sweep_module.worker_engine(target, folder, ())
+    assert [key[2] for key in sweep_module._ENGINES] == [(("take-when", "any-time"),), ()]
+    assert sweep_module.worker_engine(target, folder, (("take-when", "only-when-stuck"),)) is not stuck  # built again
