@@ -12,6 +12,9 @@ work (:mod:`cardgen.simulation.snapshot`).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import hashlib
+import importlib
 import logging
 import os
 from contextlib import contextmanager
@@ -100,8 +103,27 @@ def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:
     return run_chunk(dataclasses.replace(task, game_dir=str(unpack(snapshot))))
 
 
-def warm_engine_from(target: str, snapshot: GameSnapshot, options: tuple[tuple[str, str], ...]) -> None:
+def warm_engine_from(target: str, snapshot: GameSnapshot, options: tuple[tuple[str, str], ...]) -> str:
+    """Build the engine from the snapshot now; return :func:`play_code_digest` of this worker."""
     warm_engine(target, str(unpack(snapshot)), options)
+    return play_code_digest(target)
+
+
+@functools.lru_cache(maxsize=None)
+def play_code_digest(target: str) -> str:
+    """SHA-256 of the code that plays the games: cardgen's own modules and the engine's module
+    (a plug-in's lives outside cardgen).  Equal on the workers and here, the same seeds play
+    the same games there as here."""
+    import cardgen
+
+    package = Path(cardgen.__file__).resolve().parent
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    module = importlib.import_module(target.split(":")[0])
+    if module.__file__:
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()
 
 
 def _executor(client: Any) -> Executor:
@@ -119,10 +141,16 @@ def _executor(client: Any) -> Executor:
         # others wait for its last one.
         for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
             try:
-                client.run(warm_engine_from, target, snapshots[game_dir], options)
+                codes = client.run(warm_engine_from, target, snapshots[game_dir], options)
             except Exception as error:
                 raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
                                       f"{type(error).__name__}: {error}") from error
+            others = sorted(worker for worker, code in codes.items() if code != play_code_digest(target))
+            if others:
+                raise SimulationError(
+                    f"the Dask worker(s) {', '.join(others)} run other code than this cardgen and engine "
+                    f"({target}): the same seeds would not play the same games there. Install the same "
+                    "cardgen, and the same engine package, on every worker")
         # sent once to every worker, then named by each chunk (a worker that joins later fetches
         # it); under a key of its own, since a key named by the content would be the one an
         # earlier run of the same game still releases

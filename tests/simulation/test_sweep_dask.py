@@ -144,3 +144,27 @@ def test_one_cluster_runs_sweep_after_sweep_of_the_same_game_as_inline(tmp_path)
     for seed, result in zip(seeds, ran):
         alone = run_sweep(dataclasses.replace(plan, seed=seed), tmp_path / "inline", "x", run_inline)
         assert [vars(t) for t in result.tallies] == [vars(t) for t in alone.tallies] and result.games_run == 80
+
+
+def test_workers_running_other_code_are_refused_before_a_game_is_played(tmp_path):
+    from distributed import get_client
+
+    from cardgen.errors import SimulationError
+    from cardgen.simulation.cluster import dask_executor, play_code_digest
+    from cardgen.simulation.sweep import SweepPlan, run_sweep
+
+    target = "cardgen.engines.himmel:HimmelEngine"
+    plan = SweepPlan(ROOT / "content" / "himmel", target, (3,), (), ("random",), games=20, seed=1, chunk_games=10)
+    assert play_code_digest(target) == play_code_digest(target) and len(play_code_digest(target)) == 64
+    with dask_executor("local", 2) as (execute, info):
+        first = info["workers"][0]["address"]
+
+        def older_cardgen():  # as a worker with another cardgen installed would answer
+            import cardgen.simulation.cluster as cluster
+
+            cluster.play_code_digest = lambda target: "0" * 64
+
+        get_client().run(older_cardgen, workers=[first])
+        with pytest.raises(SimulationError, match=rf"the Dask worker\(s\) {first} run other code than this cardgen"):
+            run_sweep(plan, tmp_path, "x", execute)
+    assert not list(tmp_path.glob("*/*.json"))  # nothing was played
