@@ -233,7 +233,7 @@ h3 { font-size: 11pt; margin: 14px 0 4px; }
 table { border-collapse: collapse; font-size: 8.5pt; } td, th { padding: 2px 6px; border-bottom: 1px solid #ddd; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 .outside { color: #b71c1c; font-weight: bold; } .ok { color: #2e7d32; }
-.cell { page-break-inside: avoid; break-inside: avoid; } img { width: 100%; }
+.cell, .option { page-break-inside: avoid; break-inside: avoid; } img { width: 100%; }
 </style></head><body>
 <h1>Sweep of {{ doc.game }}</h1>
 <p class="facts">{{ doc.cells|length }} cells &times; {{ doc.games_per_cell }} games, master seed {{ doc.seed }};
@@ -248,9 +248,9 @@ players {{ doc.grid.players|join(", ") }}; bots {{ doc.grid.bots|join(", ") }}{%
 <td>{{ pct(cell.first_player_win_rate) }}</td><td>{{ pct(cell.last_player_win_rate) }}</td><td>{{ pct(cell.draw_rate) }}</td><td>{{ "%.3f"|format(cell.balance) }}</td>
 <td>{% if cell.failed %}<span class="outside">outside: {{ cell.failed|map(attribute="name")|join(", ") }}</span>{% else %}<span class="ok">ok</span>{% endif %}</td></tr>
 {% endfor %}</table>
-{% for option in options %}<h2>Option {{ option.name }}</h2>
+{% for option in options %}<div class="option"><h2>Option {{ option.name }}</h2>
 <p>Each measure at each player count, one line per value ({{ option["values"]|join(", ") }}), averaged over the cells that share them.</p>
-<img alt="how {{ option.name }} moves each measure" src="{{ option.plot }}">
+<img alt="how {{ option.name }} moves each measure" src="{{ option.plot }}"></div>
 {% endfor %}
 <h2>Cells</h2>
 {% for cell in cells %}<div class="cell"><h3>{{ cell.label }}{% if cell.failed %} <span class="outside">&mdash; outside the limits</span>{% endif %}</h3>
