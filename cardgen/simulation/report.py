@@ -18,7 +18,10 @@ but those data URIs and cardgen's own fonts.  Contents:
 from __future__ import annotations
 
 import base64
+import html
 import io
+import logging
+import re
 from pathlib import Path
 from typing import Any, Mapping
 
@@ -38,25 +41,39 @@ def write_report(document: Mapping[str, Any], out: Path, pdf: bool = True) -> li
     """Write ``out/report.html`` (and ``out/report.pdf``); return the paths written."""
     from cardgen.fileio import write_bytes_atomic, write_text_atomic
 
-    html = report_html(document)
+    plots = draw_plots(document)
+    html = report_html(document, with_font(plots))
     written = [write_text_atomic(out / "report.html", html.replace("/*FONTS*/", ""))]
-    if pdf:
-        written.append(write_bytes_atomic(out / "report.pdf", report_pdf(html)))
+    if pdf:  # WeasyPrint sets the plots' text in the report's own fonts
+        written.append(write_bytes_atomic(out / "report.pdf", report_pdf(report_html(document, plots))))
     return written
 
 
-def report_html(document: Mapping[str, Any]) -> str:
+def draw_plots(document: Mapping[str, Any]) -> list[bytes]:
+    """The SVG plots: one per cell, then one per option with more than one value."""
+    return ([cell_figure(cell) for cell in document["cells"]]
+            + [option_figure(document, name) for name, _ in _varied(document)])
+
+
+def report_html(document: Mapping[str, Any], plots: list[bytes] | None = None) -> str:
+    """The report page; ``plots`` as :func:`draw_plots` gives them (drawn, with their font, if not given)."""
     import jinja2
 
+    if plots is None:
+        plots = with_font(draw_plots(document))
+    uris = [_data_uri(svg) for svg in plots]
     environment = jinja2.Environment(autoescape=True, undefined=jinja2.StrictUndefined)
-    cells = [dict(cell, plot=_data_uri(cell_figure(cell)), failed=[c for c in cell["limits"] if not c["ok"]])
-             for cell in document["cells"]]
-    options = [{"name": name, "values": values, "plot": _data_uri(option_figure(document, name))}
-               for name, values in document["grid"]["options"].items()
-               if len(values) > 1]
+    cells = [dict(cell, plot=uri, failed=[c for c in cell["limits"] if not c["ok"]])
+             for cell, uri in zip(document["cells"], uris)]
+    options = [{"name": name, "values": values, "plot": uri}
+               for (name, values), uri in zip(_varied(document), uris[len(document["cells"]):])]
     return environment.from_string(TEMPLATE).render(
         doc=document, cells=cells, options=options, summary=summary_sentences(document), pct=_pct,
     )
+
+
+def _varied(document: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+    return [(name, values) for name, values in document["grid"]["options"].items() if len(values) > 1]
 
 
 def report_pdf(html: str) -> bytes:
@@ -149,7 +166,8 @@ def _pyplot():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    plt.rcParams.update({"svg.hashsalt": "cardgen-sweep", "font.size": 9, "font.family": "DejaVu Sans",
+    plt.rcParams.update({"svg.hashsalt": "cardgen-sweep", "svg.fonttype": "none", "font.size": 9,
+                         "font.family": "DejaVu Sans",
                          "axes.spines.top": False, "axes.spines.right": False})
     return plt
 
@@ -209,6 +227,53 @@ def _svg(figure: Any) -> bytes:
     buffer = io.BytesIO()
     figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "cardgen"})
     plt.close(figure)
+    return buffer.getvalue()
+
+
+_TEXT = re.compile(rb"<text[^>]*>([^<]*)</text>")
+
+
+def with_font(svgs: list[bytes]) -> list[bytes]:
+    """The plots with their text's font inside each of them, for a browser.
+
+    The plots' words are SVG text, not a path per glyph: WeasyPrint draws the PDF in a third
+    of the time, with the report's own DejaVu Sans.  A plot a browser shows as an image
+    reaches no font but its own, so each carries DejaVu Sans cut down to the characters the
+    plots use (about 22 kB as base64), less than the glyph paths it replaces.
+    """
+    characters = {html.unescape(match.decode("utf-8")) for svg in svgs for match in _TEXT.findall(svg)}
+    face = (b"<defs><style>@font-face { font-family: '" + PLOT_FONT + b"'; src: url(data:font/ttf;base64,"
+            + base64.b64encode(_font_subset("".join(sorted(characters)))) + b"); }</style></defs>")
+    # a name of its own: the text takes this font, never one the viewer happens to have
+    family = b"font-family: '" + PLOT_FONT + b"', 'DejaVu Sans', sans-serif"
+    return [re.sub(rb"(<svg [^>]*>)", lambda m: m.group(1) + face, svg, count=1)
+            .replace(b"font-family: 'DejaVu Sans'", family) for svg in svgs]
+
+
+PLOT_FONT = b"cardgen plot DejaVu Sans"
+
+
+def _font_subset(text: str) -> bytes:
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(Path(__file__).resolve().parents[1] / "fonts" / "DejaVuSans.ttf", recalcTimestamp=False)
+    options = subset.Options()
+    options.name_IDs = ["*"]  # the licence and copyright stay with the font
+    options.notdef_outline = True
+    options.hinting = False  # a third of the bytes; browsers scale plots anyway
+    options.drop_tables += ["FFTM"]  # FontForge's time stamps
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text + "0123456789.,-%")
+    log = logging.getLogger("fontTools")
+    level = log.level
+    log.setLevel(logging.ERROR)  # its notes on tables it leaves out are not the user's business
+    try:
+        subsetter.subset(font)
+    finally:
+        log.setLevel(level)
+    buffer = io.BytesIO()
+    font.save(buffer)
     return buffer.getvalue()
 
 

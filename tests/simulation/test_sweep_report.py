@@ -45,6 +45,18 @@ def test_html_has_every_plot_inline_and_flags_cells_outside_limits(document):
     plots = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', html)
     assert len(plots) == 4 + 1  # one per cell, one per option
     assert all(base64.b64decode(plot).lstrip().startswith(b"<?xml") for plot in plots)
+    # words are text in a font of the plot's own (a browser shows an image with no other), which
+    # holds every character they use
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    for plot in map(base64.b64decode, plots):
+        words = "".join(re.findall(r"<text[^>]*>([^<]*)</text>", plot.decode()))
+        assert len(words) > 30 and "font-family: 'cardgen plot DejaVu Sans', 'DejaVu Sans', sans-serif" in plot.decode()
+        font = TTFont(io.BytesIO(base64.b64decode(re.search(rb"data:font/ttf;base64,([^)]+)\)", plot).group(1))))
+        assert set(words) - {" "} <= {chr(code) for code in font.getBestCmap()}
+        assert "DejaVu" in font["name"].getDebugName(1) and "Bitstream" in font["name"].getDebugName(0)
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     outside = [cell for cell in document["cells"] if not cell["within_limits"]]
     assert html.count("outside the limits") == len(outside) and "outside: turns_max" in html
@@ -60,3 +72,6 @@ def test_report_files_and_pdf(document, tmp_path):
 
     text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
     assert "Sweep of himmel" in text and "6 players, take-when=only-when-stuck, bot random" in text
+    # the plots' words are text in the PDF too, set in the report's DejaVu Sans
+    assert text.count("win rate by seat (95 % interval)") == 4 and "mean gap between the top two scores" in text
+    assert b"@font-face" not in pdf
