@@ -135,22 +135,7 @@ def _executor(client: Any) -> Executor:
         # The game folder goes with the work: a worker on another machine has cardgen
         # (and the engine's package) installed, not the publisher's files.
         snapshots = {game_dir: take_snapshot(Path(game_dir)) for game_dir in dict.fromkeys(t.game_dir for t in tasks)}
-        # Every worker imports cardgen and builds each cell's engine before the
-        # chunks go out (about a second the first time, milliseconds after):
-        # otherwise a worker that joins late pays it inside a chunk and the
-        # others wait for its last one.
-        for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
-            try:
-                codes = client.run(warm_engine_from, target, snapshots[game_dir], options)
-            except Exception as error:
-                raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
-                                      f"{type(error).__name__}: {error}") from error
-            others = sorted(worker for worker, code in codes.items() if code != play_code_digest(target))
-            if others:
-                raise SimulationError(
-                    f"the Dask worker(s) {', '.join(others)} run other code than this cardgen and engine "
-                    f"({target}): the same seeds would not play the same games there. Install the same "
-                    "cardgen, and the same engine package, on every worker")
+        _warm_workers(client, tasks, snapshots)
         # sent once to every worker, then named by each chunk (a worker that joins later fetches
         # it); under a key of its own, since a key named by the content would be the one an
         # earlier run of the same game still releases
@@ -172,3 +157,22 @@ def _executor(client: Any) -> Executor:
             client.cancel([future for future in futures if not future.done()])
 
     return execute
+
+
+def _warm_workers(client: Any, tasks: Sequence[ChunkTask], snapshots: dict[str, GameSnapshot]) -> None:
+    """Every worker imports cardgen and builds each cell's engine before the chunks go out
+    (about a second the first time, milliseconds after): otherwise a worker that joins late
+    pays it inside a chunk and the others wait for its last one.  A worker whose code differs
+    from ours is refused here, before a game is played."""
+    for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
+        try:
+            codes = client.run(warm_engine_from, target, snapshots[game_dir], options)
+        except Exception as error:
+            raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
+                                  f"{type(error).__name__}: {error}") from error
+        others = sorted(worker for worker, code in codes.items() if code != play_code_digest(target))
+        if others:
+            raise SimulationError(
+                f"the Dask worker(s) {', '.join(others)} run other code than this cardgen and engine "
+                f"({target}): the same seeds would not play the same games there. Install the same "
+                "cardgen, and the same engine package, on every worker")
