@@ -5,8 +5,9 @@ second).  A local cluster binds 127.0.0.1 only and runs no dashboard; one
 worker process per core, one thread each (the engines are pure Python, so
 threads would only queue for the interpreter lock).  ``--scheduler
 tcp://HOST:PORT`` sends the same chunks to a running cluster: its workers need
-cardgen (and any engine plug-in) installed; the game folder travels with the
-work (:mod:`cardgen.simulation.snapshot`).
+the same cardgen (and any engine plug-in) installed; the game folder travels
+with the work (:mod:`cardgen.simulation.snapshot`), while a local cluster's
+workers read it where it is.
 """
 
 from __future__ import annotations
@@ -91,7 +92,8 @@ def dask_executor(scheduler: str, workers: int | None = None) -> Iterator[tuple[
         }
         if not known:
             raise SimulationError(f"the Dask scheduler at {scheduler} has no workers")
-        yield _executor(client), info
+        # a local cluster's workers read the game where it is; a running cluster's may be elsewhere
+        yield _executor(client, send_game=cluster is None), info
     finally:
         client.close()
         if cluster is not None:
@@ -103,9 +105,9 @@ def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:
     return run_chunk(dataclasses.replace(task, game_dir=str(unpack(snapshot))))
 
 
-def warm_engine_from(target: str, snapshot: GameSnapshot, options: tuple[tuple[str, str], ...]) -> str:
-    """Build the engine from the snapshot now; return :func:`play_code_digest` of this worker."""
-    warm_engine(target, str(unpack(snapshot)), options)
+def warm_engine_from(target: str, game: GameSnapshot | str, options: tuple[tuple[str, str], ...]) -> str:
+    """Build the engine now, from a snapshot or a folder; return :func:`play_code_digest` of this worker."""
+    warm_engine(target, str(unpack(game)) if isinstance(game, GameSnapshot) else game, options)
     return play_code_digest(target)
 
 
@@ -126,22 +128,26 @@ def play_code_digest(target: str) -> str:
     return digest.hexdigest()
 
 
-def _executor(client: Any) -> Executor:
+def _executor(client: Any, send_game: bool) -> Executor:
+    """``send_game``: the workers may not share this machine's disk, so the game folder goes with
+    the work (a worker elsewhere has cardgen and the engine's package installed, not the
+    publisher's files)."""
     from dask.distributed import as_completed
 
     def execute(tasks: Sequence[ChunkTask], done: Callable[[ChunkTask, ChunkResult], None]) -> None:
         if not tasks:
             return
-        # The game folder goes with the work: a worker on another machine has cardgen
-        # (and the engine's package) installed, not the publisher's files.
-        snapshots = {game_dir: take_snapshot(Path(game_dir)) for game_dir in dict.fromkeys(t.game_dir for t in tasks)}
-        _warm_workers(client, tasks, snapshots)
-        # sent once to every worker, then named by each chunk (a worker that joins later fetches
-        # it); under a key of its own, since a key named by the content would be the one an
-        # earlier run of the same game still releases
-        shared = {game_dir: client.scatter(snapshot, broadcast=True, hash=False)
-                  for game_dir, snapshot in snapshots.items()}
-        futures = client.map(run_chunk_from, list(tasks), [shared[t.game_dir] for t in tasks], pure=False)
+        folders = list(dict.fromkeys(t.game_dir for t in tasks))
+        games = {folder: take_snapshot(Path(folder)) if send_game else folder for folder in folders}
+        _warm_workers(client, tasks, games)
+        if send_game:
+            # sent once to every worker, then named by each chunk (a worker that joins later
+            # fetches it); under a key of its own, since a key named by the content would be
+            # the one an earlier run of the same game still releases
+            shared = {folder: client.scatter(games[folder], broadcast=True, hash=False) for folder in folders}
+            futures = client.map(run_chunk_from, list(tasks), [shared[t.game_dir] for t in tasks], pure=False)
+        else:
+            futures = client.map(run_chunk, list(tasks), pure=False)
         task_of = {future.key: task for future, task in zip(futures, tasks)}
         try:
             # results fetched by the client's event loop as they finish (0.6 ms of the
@@ -159,14 +165,14 @@ def _executor(client: Any) -> Executor:
     return execute
 
 
-def _warm_workers(client: Any, tasks: Sequence[ChunkTask], snapshots: dict[str, GameSnapshot]) -> None:
+def _warm_workers(client: Any, tasks: Sequence[ChunkTask], games: dict[str, GameSnapshot | str]) -> None:
     """Every worker imports cardgen and builds each cell's engine before the chunks go out
     (about a second the first time, milliseconds after): otherwise a worker that joins late
     pays it inside a chunk and the others wait for its last one.  A worker whose code differs
     from ours is refused here, before a game is played."""
     for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
         try:
-            codes = client.run(warm_engine_from, target, snapshots[game_dir], options)
+            codes = client.run(warm_engine_from, target, games[game_dir], options)
         except Exception as error:
             raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
                                   f"{type(error).__name__}: {error}") from error

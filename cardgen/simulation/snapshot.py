@@ -5,9 +5,8 @@ but not the publisher's game folder.  The sweep sends the folder along instead:
 :func:`take_snapshot` reads its files once (every regular file, and symbolic links
 that stay inside the folder, as the loader reads them), Dask broadcasts the
 snapshot to the workers, and each worker process writes it out once into a
-private temporary folder (:func:`unpack`) and loads the game from there.  A
-local cluster takes the same path, so the one that is tested is the one a
-cluster runs.
+private temporary folder (:func:`unpack`) and loads the game from there.  (A
+local cluster's workers share this machine's disk and read the folder itself.)
 
 The engine builds from the same bytes either way, so a game plays the same
 moves from the snapshot as from the folder.
@@ -60,7 +59,9 @@ def take_snapshot(game_dir: Path) -> GameSnapshot:
         total += len(data)
         if total > SNAPSHOT_LIMIT:
             raise SimulationError(f"the game folder {game_dir} holds more than {SNAPSHOT_LIMIT // 2**20} MB; "
-                                  "a sweep sends it to every Dask worker and takes no more")
+                                  "a sweep on a running Dask cluster sends it to every worker and takes no "
+                                  "more: keep large files (art sources) outside the game folder, or sweep on "
+                                  "this machine (--scheduler local)")
         digest.update(relative.encode() + b"\0" + hashlib.sha256(data).digest())
         files.append((relative, data))
     return GameSnapshot(root.name, digest.hexdigest(), tuple(files))

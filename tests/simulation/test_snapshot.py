@@ -51,7 +51,8 @@ def test_a_folder_too_big_to_send_is_a_clear_error(tmp_path, monkeypatch):
     game.mkdir()
     (game / "big.bin").write_bytes(b"x" * 2000)
     monkeypatch.setattr(snapshots, "SNAPSHOT_LIMIT", 1000)
-    with pytest.raises(SimulationError, match="holds more than 0 MB; a sweep sends it to every Dask worker"):
+    with pytest.raises(SimulationError, match="holds more than 0 MB; a sweep on a running Dask cluster sends it to "
+                                              "every worker and takes no more: keep large files"):
         take_snapshot(game)
 
 

@@ -137,8 +137,13 @@ def test_one_cluster_runs_sweep_after_sweep_of_the_same_game_as_inline(tmp_path)
 
     plan = SweepPlan(ROOT / "content" / "himmel", "cardgen.engines.himmel:HimmelEngine", (3, 4), (), ("random",),
                      games=40, seed=1, chunk_games=10)
+    from distributed import get_client
+
+    from cardgen.simulation.cluster import _executor
+
     seeds = (1, 2, 3, 4)
-    with dask_executor("local", 2) as (execute, _):
+    with dask_executor("local", 2):
+        execute = _executor(get_client(), send_game=True)  # as on a running cluster
         # back to back: the release of one run's copy races the next run's sending
         ran = [run_sweep(dataclasses.replace(plan, seed=seed), tmp_path / "dask", "x", execute) for seed in seeds]
     for seed, result in zip(seeds, ran):
