@@ -23,6 +23,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from cardgen.content.safefile import UnsafeFile, inside, read_capped
 from cardgen.errors import SimulationError
 
 #: Everything a game folder may hold for a sweep (head-game's, the largest bundled one, is 0.6 MB).
@@ -49,30 +50,22 @@ def take_snapshot(game_dir: Path) -> GameSnapshot:
     total = 0
     digest = hashlib.sha256()
     for path in sorted(root.rglob("*")):
-        if not _inside(path, root) or not path.is_file():
+        if not inside(path, root) or not path.is_file():
             continue  # folders; links leading out of the game, which the loader does not read either
         relative = path.relative_to(root).as_posix()
-        try:
-            data = path.read_bytes()
-        except OSError as error:
-            raise SimulationError(f"cannot read {path} to send it to the Dask workers: {error}") from None
+        try:  # what is left of the cap is checked before a byte is read
+            data = read_capped(path, SNAPSHOT_LIMIT - total)
+        except UnsafeFile as problem:
+            if path.is_file() and path.stat().st_size > SNAPSHOT_LIMIT - total:
+                raise SimulationError(f"the game folder {game_dir} holds more than {SNAPSHOT_LIMIT // 2**20} MB; "
+                                      "a sweep on a running Dask cluster sends it to every worker and takes no "
+                                      "more: keep large files (art sources) outside the game folder, or sweep "
+                                      "on this machine (--scheduler local)") from None
+            raise SimulationError(f"cannot read {path} to send it to the Dask workers: {problem}") from None
         total += len(data)
-        if total > SNAPSHOT_LIMIT:
-            raise SimulationError(f"the game folder {game_dir} holds more than {SNAPSHOT_LIMIT // 2**20} MB; "
-                                  "a sweep on a running Dask cluster sends it to every worker and takes no "
-                                  "more: keep large files (art sources) outside the game folder, or sweep on "
-                                  "this machine (--scheduler local)")
         digest.update(relative.encode() + b"\0" + hashlib.sha256(data).digest())
         files.append((relative, data))
     return GameSnapshot(root.name, digest.hexdigest(), tuple(files))
-
-
-def _inside(path: Path, root: Path) -> bool:
-    try:
-        path.resolve().relative_to(root)
-    except (OSError, ValueError):
-        return False
-    return True
 
 
 # -- in the worker ---------------------------------------------------------------------------------
