@@ -79,15 +79,22 @@ def _key(kind: str, parts: Iterable[bytes | str]) -> str:
 
 
 @lru_cache(maxsize=1)
+def source_digest() -> str:
+    """A SHA-256 of cardgen's own source files (their names in the package and their bytes),
+    hashed once per process: equal wherever the same cardgen is installed."""
+    parts: list[bytes | str] = []
+    for path in sorted(_PACKAGE.rglob("*.py")):
+        parts += [path.relative_to(_PACKAGE).as_posix(), path.read_bytes()]
+    return digest(parts)
+
+
+@lru_cache(maxsize=1)
 def _code_version() -> str:
     """Changes with any of cardgen's source files, Python, or the libraries whose objects are kept."""
     import pydantic
     import pydantic_core
 
-    parts: list[bytes | str] = [sys.version, pydantic.VERSION, pydantic_core.__version__]
-    for path in sorted(_PACKAGE.rglob("*.py")):
-        parts += [str(path.relative_to(_PACKAGE)), path.read_bytes()]
-    return digest(parts)
+    return digest([sys.version, pydantic.VERSION, pydantic_core.__version__, source_digest()])
 
 
 @lru_cache(maxsize=1)

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import hashlib
 import importlib
 import logging
 import os
@@ -116,16 +115,10 @@ def play_code_digest(target: str) -> str:
     """SHA-256 of the code that plays the games: cardgen's own modules and the engine's module
     (a plug-in's lives outside cardgen).  Equal on the workers and here, the same seeds play
     the same games there as here."""
-    import cardgen
+    from cardgen.content import memo
 
-    package = Path(cardgen.__file__).resolve().parent
-    digest = hashlib.sha256()
-    for path in sorted(package.rglob("*.py")):
-        digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     module = importlib.import_module(target.split(":")[0])
-    if module.__file__:
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()
+    return memo.digest([memo.source_digest(), Path(module.__file__).read_bytes() if module.__file__ else b""])
 
 
 def _executor(client: Any, send_game: bool) -> Executor:
