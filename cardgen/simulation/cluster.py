@@ -104,10 +104,25 @@ def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:
     return run_chunk(dataclasses.replace(task, game_dir=str(unpack(snapshot))))
 
 
-def warm_engine_from(target: str, game: GameSnapshot | str, options: tuple[tuple[str, str], ...]) -> str:
-    """Build the engine now, from a snapshot or a folder; return :func:`play_code_digest` of this worker."""
-    warm_engine(target, str(unpack(game)) if isinstance(game, GameSnapshot) else game, options)
-    return play_code_digest(target)
+class EngineNotBuilt(Exception):
+    """On a worker: the engine ``target`` could not be built, for ``reason`` (its error's type and text)."""
+
+    def __init__(self, target: str, reason: str):
+        super().__init__(target, reason)
+        self.target, self.reason = target, reason
+
+
+def warm_engines_from(game: GameSnapshot | str, engines: Sequence[tuple[str, tuple[tuple[str, str], ...]]]
+                      ) -> dict[str, str]:
+    """Build each engine (target, options) now, from a snapshot or a folder; return each
+    target's :func:`play_code_digest` on this worker."""
+    folder = str(unpack(game)) if isinstance(game, GameSnapshot) else game
+    for target, options in engines:
+        try:
+            warm_engine(target, folder, options)
+        except Exception as error:
+            raise EngineNotBuilt(target, f"{type(error).__name__}: {error}") from None
+    return {target: play_code_digest(target) for target, _ in engines}
 
 
 @functools.lru_cache(maxsize=None)
@@ -161,17 +176,23 @@ def _executor(client: Any, send_game: bool) -> Executor:
 def _warm_workers(client: Any, tasks: Sequence[ChunkTask], games: dict[str, GameSnapshot | str]) -> None:
     """Every worker imports cardgen and builds each cell's engine before the chunks go out
     (about a second the first time, milliseconds after): otherwise a worker that joins late
-    pays it inside a chunk and the others wait for its last one.  A worker whose code differs
-    from ours is refused here, before a game is played."""
-    for target, game_dir, options in dict.fromkeys((t.engine, t.game_dir, t.options) for t in tasks):
+    pays it inside a chunk and the others wait for its last one.  One call per game folder,
+    so a snapshot goes out once.  A worker whose code differs from ours is refused here,
+    before a game is played."""
+    for game_dir, game in games.items():
+        engines = list(dict.fromkeys((t.engine, t.options) for t in tasks if t.game_dir == game_dir))
         try:
-            codes = client.run(warm_engine_from, target, games[game_dir], options)
+            codes = client.run(warm_engines_from, game, engines)
+        except EngineNotBuilt as failed:
+            raise SimulationError(f"a Dask worker cannot build the engine {failed.target} for {game_dir}: "
+                                  f"{failed.reason}") from failed
         except Exception as error:
-            raise SimulationError(f"a Dask worker cannot build the engine {target} for {game_dir}: "
+            raise SimulationError(f"a Dask worker cannot build the engines for {game_dir}: "
                                   f"{type(error).__name__}: {error}") from error
-        others = sorted(worker for worker, code in codes.items() if code != play_code_digest(target))
-        if others:
-            raise SimulationError(
-                f"the Dask worker(s) {', '.join(others)} run other code than this cardgen and engine "
-                f"({target}): the same seeds would not play the same games there. Install the same "
-                "cardgen, and the same engine package, on every worker")
+        for target in dict.fromkeys(target for target, _ in engines):
+            others = sorted(worker for worker, code in codes.items() if code[target] != play_code_digest(target))
+            if others:
+                raise SimulationError(
+                    f"the Dask worker(s) {', '.join(others)} run other code than this cardgen and engine "
+                    f"({target}): the same seeds would not play the same games there. Install the same "
+                    "cardgen, and the same engine package, on every worker")

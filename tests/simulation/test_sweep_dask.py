@@ -173,3 +173,18 @@ def test_workers_running_other_code_are_refused_before_a_game_is_played(tmp_path
         with pytest.raises(SimulationError, match=rf"the Dask worker\(s\) {first} run other code than this cardgen"):
             run_sweep(plan, tmp_path, "x", execute)
     assert not list(tmp_path.glob("*/*.json"))  # nothing was played
+
+
+def test_an_engine_a_worker_cannot_build_is_named_before_a_game_is_played(tmp_path):
+    from cardgen.errors import SimulationError
+    from cardgen.simulation.cluster import dask_executor
+    from cardgen.simulation.sweep import SweepPlan, run_sweep
+
+    plan = SweepPlan(ROOT / "content" / "himmel", "cardgen.engines.himmel:NoSuchEngine", (3,), (), ("random",),
+                     games=10, seed=1)
+    with dask_executor("local", 1) as (execute, _):
+        with pytest.raises(SimulationError, match=r"a Dask worker cannot build the engine "
+                                                  r"cardgen.engines.himmel:NoSuchEngine for .*himmel: "
+                                                  r"AttributeError: .*NoSuchEngine"):
+            run_sweep(plan, tmp_path, "x", execute)
+    assert not list(tmp_path.glob("*/*.json"))
