@@ -34,6 +34,7 @@ from weasyprint.urls import FatalURLFetchingError
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
+from cardgen.render.fonts import FONT_DIR
 from cardgen.rulebook import answers, hyphenation, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
 from cardgen.rulebook.produce import PAPERS
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
-FONTS_DIR = Path(__file__).resolve().parents[1] / "fonts"
 #: The documents rendered from templates/rulebook/: the template names to try, in order.
 PARTS = {"rulebook": ("{game}.html.j2", "rulebook.html.j2"), "answer-key": ("answer-key.html.j2",)}
 FONT_FILES = {
@@ -252,7 +252,7 @@ def _environment(templates_dir: Path) -> SandboxedEnvironment:
 def _font_faces() -> Markup:
     rules = []
     for (family, weight, style), name in FONT_FILES.items():
-        path = FONTS_DIR / name
+        path = FONT_DIR / name
         if path.is_file():
             rules.append(
                 f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
@@ -394,7 +394,7 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             picture_errors.append(error)
             raise
 
-    fetcher = FencedFetcher([content_dir, templates_dir.parent, FONTS_DIR], card_image=card_image)
+    fetcher = FencedFetcher([content_dir, templates_dir.parent, FONT_DIR], card_image=card_image)
 
     def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(

@@ -25,6 +25,8 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
+from cardgen.render.fonts import FONT_DIR
+
 MEASURE_NAMES = {
     "turns_mean": "mean game length (moves)",
     "first_player_win_rate": "first seat's win rate",
@@ -82,9 +84,8 @@ def report_pdf(html: str) -> bytes:
 
     from cardgen.rulebook.fetcher import FencedFetcher
 
-    fonts_dir = Path(__file__).resolve().parents[1] / "fonts"
-    fonts = fonts_dir.as_uri() + "/"
-    fetcher = FencedFetcher([fonts_dir])  # the plots are data URIs; nothing else may load
+    fonts = FONT_DIR.as_uri() + "/"
+    fetcher = FencedFetcher([FONT_DIR])  # the plots are data URIs; nothing else may load
 
     faces = "".join(f'@font-face {{ font-family: "DejaVu Sans"; font-weight: {weight}; src: url("{fonts}{name}"); }}'
                     for weight, name in (("normal", "DejaVuSans.ttf"), ("bold", "DejaVuSans-Bold.ttf")))
@@ -231,6 +232,8 @@ def _svg(figure: Any) -> bytes:
 
 
 _TEXT = re.compile(rb"<text[^>]*>([^<]*)</text>")
+#: The family name of the font inside the HTML's plots.
+PLOT_FONT = b"cardgen plot DejaVu Sans"
 
 
 def with_font(svgs: list[bytes]) -> list[bytes]:
@@ -250,14 +253,11 @@ def with_font(svgs: list[bytes]) -> list[bytes]:
             .replace(b"font-family: 'DejaVu Sans'", family) for svg in svgs]
 
 
-PLOT_FONT = b"cardgen plot DejaVu Sans"
-
-
 def _font_subset(text: str) -> bytes:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
-    font = TTFont(Path(__file__).resolve().parents[1] / "fonts" / "DejaVuSans.ttf", recalcTimestamp=False)
+    font = TTFont(FONT_DIR / "DejaVuSans.ttf", recalcTimestamp=False)
     options = subset.Options()
     options.name_IDs = ["*"]  # the licence and copyright stay with the font
     options.notdef_outline = True
