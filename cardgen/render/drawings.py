@@ -50,6 +50,14 @@ class DrawContext:
     def has_symbol(self, name: str) -> bool:
         return name in self.renderer.layout.symbols
 
+    def mark(self, name: str, x: float, y: float, w: float, h: float, color: Any) -> None:
+        """Draw the ``symbol`` a drawing was given (a pip, a suit beside a court figure) into a box.
+
+        Through :meth:`draw`, so a layout symbol, the game's own art file and a built-in
+        drawing all serve, and whatever :meth:`draw` learns to place serves as well.
+        """
+        self.draw(str(name), x, y, w, h, {"color": color})
+
     def draw(self, name: str, x: float, y: float, w: float, h: float, params: dict, fit: str = "contain") -> None:
         if name.lower().endswith(".svg"):  # a card's or back's own art file, relative to the game folder
             from cardgen.render.svgart import art_path, load_svg
@@ -113,14 +121,15 @@ PIP_LAYOUTS: dict[str, list[tuple[float, float]]] = {
 def pips(ctx: DrawContext, x, y, w, h, params):
     """Suit pips of a number card laid out as on real cards (lower half upside down).
 
-    params: symbol (name of the suit symbol), rank, color, size (pip height / box height).
+    params: symbol (a symbol of the layout, or an art file of the game such as art/suit.svg),
+    rank, color, size (pip height / box height).
     """
     symbol = str(_param(params, "symbol"))
     rank = str(_param(params, "rank"))
     color = _param(params, "color", "#000000")
     if rank in ("ace", "1", "a"):
         s = min(w, h) * drawing_number("pips", "ace_size", params.get("ace_size", 0.55))
-        ctx.symbol(symbol, x + (w - s) / 2, y + (h - s) / 2, s, s, {"color": color})
+        ctx.mark(symbol, x + (w - s) / 2, y + (h - s) / 2, s, s, color)
         return
     spots = PIP_LAYOUTS.get(rank)
     if spots is None:
@@ -134,18 +143,29 @@ def pips(ctx: DrawContext, x, y, w, h, params):
         c.translate(cx, cy)
         if row > 0.5:  # pips of the lower half stand upside down, as on real cards
             c.rotate(180)
-        ctx.symbol(symbol, -s / 2, -s / 2, s, s, {"color": color})
+        ctx.mark(symbol, -s / 2, -s / 2, s, s, color)
         c.restoreState()
+
+
+#: What a court card's figure wears: ``plain`` (the default) is a courtier of no sport in particular.
+COURT_FIGURES = ("plain", "footballer")
 
 
 @drawing("court")
 def court(ctx: DrawContext, x, y, w, h, params):
-    """A double-headed court card: a footballer captain in the suit colour, mirrored at the middle.
+    """A double-headed court card: a figure in the suit colour, mirrored at the middle.
 
-    params: rank (jack, queen, king), color, symbol (suit symbol), paper.
+    params: rank (jack, queen, king), color, symbol (the suit: a symbol of the layout or an
+    art file of the game), paper, accent, label (printed on the chest), figure: ``plain``
+    (default: a crown, a tiara or a cap) or ``footballer`` (a striped jersey, the jack a
+    captain's armband and a ball under his arm).
     """
     c = ctx.c
     rank = str(_param(params, "rank"))
+    figure = str(params.get("figure", "plain"))
+    if figure not in COURT_FIGURES:
+        raise RenderError(f"court: figure '{figure}' is not one of {', '.join(COURT_FIGURES)}")
+    footballer = figure == "footballer"
     color = ctx.color(_param(params, "color", "#000000"))
     paper = ctx.color(params.get("paper", "#ffffff"))
     trim = ctx.color(params.get("accent", "#f2c230"))
@@ -188,14 +208,15 @@ def court(ctx: DrawContext, x, y, w, h, params):
         p.lineTo(1.3 * u, 3.9 * u)
         p.close()
         c.drawPath(p, stroke=0, fill=1)
-        # stripes on the sleeves
-        c.setStrokeColor(paper)
-        c.setLineWidth(0.6 * u)
-        c.line(-3.6 * u, 0.9 * u, -3.1 * u, 2.6 * u)
-        c.line(3.6 * u, 0.9 * u, 3.1 * u, 2.6 * u)
-        # captain's armband on the jack, sash on the queen, a big "10" on the king
+        if footballer:
+            # stripes on the sleeves
+            c.setStrokeColor(paper)
+            c.setLineWidth(0.6 * u)
+            c.line(-3.6 * u, 0.9 * u, -3.1 * u, 2.6 * u)
+            c.line(3.6 * u, 0.9 * u, 3.1 * u, 2.6 * u)
+        # a footballer jack wears the captain's armband
         c.setFillColor(trim)
-        if rank == "jack":
+        if rank == "jack" and footballer:
             c.rect(-4.2 * u, 1.6 * u, 1.3 * u, 0.8 * u, stroke=0, fill=1)
         # head
         skin = HexColor("#f1c27d")
@@ -229,16 +250,26 @@ def court(ctx: DrawContext, x, y, w, h, params):
         elif rank == "queen":  # tiara with a star
             c.rect(-1.5 * u, 7.25 * u, 3.0 * u, 0.45 * u, stroke=1, fill=1)
             _star(c, 0, 8.2 * u, 0.7 * u, 0.3 * u)
-        else:  # jack: a ball under the arm
+        elif footballer:  # jack: a ball under the arm
             c.setFillColor(HexColor("#ffffff"))
             c.setStrokeColor(HexColor("#222222"))
             c.circle(2.9 * u, 4.9 * u, 0.9 * u, stroke=1, fill=1)
             c.setFillColor(HexColor("#222222"))
             _star(c, 2.9 * u, 4.9 * u, 0.4 * u, 0.4 * u, points=5, polygon=True)
-        # the suit pip beside the head
+        else:  # jack: a flat cap with a feather
+            p = c.beginPath()
+            p.moveTo(-2.1 * u, 7.0 * u)
+            p.curveTo(-2.0 * u, 8.6 * u, 2.0 * u, 8.6 * u, 2.3 * u, 7.3 * u)
+            p.close()
+            c.drawPath(p, stroke=1, fill=1)
+            c.setStrokeColor(color)
+            c.setLineWidth(0.35 * u)
+            c.setLineCap(1)
+            c.line(1.2 * u, 8.0 * u, 2.6 * u, 9.2 * u)
+        # the suit beside the head
         if symbol:
             s = 1.8 * u
-            ctx.symbol(str(symbol), -4.3 * u, 5.0 * u, s, s, {"color": params.get("color", "#000000")})
+            ctx.mark(symbol, -4.3 * u, 5.0 * u, s, s, params.get("color", "#000000"))
         c.restoreState()
     # a thin band across the middle
     c.setStrokeColor(color)
@@ -548,7 +579,7 @@ def stripes(ctx: DrawContext, x, y, w, h, params):
 
 @drawing("scatter")
 def scatter(ctx: DrawContext, x, y, w, h, params):
-    """A symbol scattered in a regular staggered grid. params: symbol, color, size (mm), step (mm)."""
+    """A symbol (or art file) scattered in a regular staggered grid. params: symbol, color, size (mm), step (mm)."""
     size = drawing_number("scatter", "size", params.get("size", 6)) * 72 / 25.4
     step = drawing_number("scatter", "step", params.get("step", 12)) * 72 / 25.4
     symbol = str(_param(params, "symbol"))
@@ -562,4 +593,4 @@ def scatter(ctx: DrawContext, x, y, w, h, params):
         for k in range(cols):
             cx = x + k * step + (step / 2 if r % 2 else 0)
             cy = y + r * step
-            ctx.symbol(symbol, cx - size / 2, cy - size / 2, size, size, {"color": params.get("color", "#ffffff")})
+            ctx.mark(symbol, cx - size / 2, cy - size / 2, size, size, params.get("color", "#ffffff"))

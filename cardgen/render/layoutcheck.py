@@ -46,6 +46,7 @@ SYMBOL_PARAMS = {"symbol"}
 #: Sane ranges of numeric parameters (one table with the renderer's draw-time checks).
 NUMBER_RANGES = DRAWING_RANGES
 PIP_RANKS = {"ace", "a", *map(str, range(1, 11))}
+COURT_FIGURES = ("plain", "footballer")  # as cardgen.render.drawings (not imported: it loads reportlab)
 ART_BLEED_MM = 4.0  # as cardgen.render.card (not imported: it loads reportlab)
 _SHAPE_ARITY = {"rect": 4, "circle": 3, "ellipse": 4, "star": 5, "wedge": 5, "arc": 5, "at": 2, "box": 4,
                 "translate": 2, "origin": 2}
@@ -454,11 +455,7 @@ class _Checker:
                 for item in value if isinstance(value, list) else [value]:
                     problems += self._colour_problem(str(item), where)
             elif key in SYMBOL_PARAMS:
-                if str(value) not in self.layout.symbols:
-                    problems.append((where, f"drawing '{name}' draws symbol '{value}', which the layout does not "
-                                     f"have{suggest(str(value), self.layout.symbols)}"))
-                else:
-                    problems += self.check_symbol(str(value), {"color": params.get("color", "#000000")}, ())
+                problems += self.check_symbol_param(name, str(value), params.get("color", "#000000"), where)
             elif (name, key) in NUMBER_RANGES:
                 low, high = NUMBER_RANGES[(name, key)]
                 try:
@@ -471,7 +468,30 @@ class _Checker:
         if name == "pips" and "rank" in params and str(params["rank"]) not in PIP_RANKS:
             problems.append((("params", "rank"), f"drawing 'pips' has no pip layout for rank '{params['rank']}' "
                              "(ace or 1 to 10)"))
+        if name == "court" and "figure" in params and str(params["figure"]) not in COURT_FIGURES:
+            problems.append((("params", "figure"), f"drawing 'court' has no figure '{params['figure']}'"
+                             f"{suggest(str(params['figure']), COURT_FIGURES)} (figures: {', '.join(COURT_FIGURES)})"))
         return problems
+
+    def check_symbol_param(self, name: str, value: str, color: Any, where: tuple) -> list[tuple[tuple, str]]:
+        """What drawing ``value`` as the ``symbol`` of built-in drawing ``name`` would fail on.
+
+        The drawing hands its symbol to the renderer's one dispatcher (``DrawContext.draw``),
+        so anything ``draw:`` takes serves: a symbol of the layout, an art file of the game,
+        a built-in drawing (given the colour alone).  It is checked here as ``draw:`` is, by
+        :meth:`check_drawing`, and a name it does not know keeps the error about symbols.
+        """
+        if value in self.layout.symbols:
+            return self.check_symbol(value, {"color": color}, ())
+        inner = {"color": color} if value in self.builtins and "color" in self.builtins[value][0] else {}
+        found = self.check_drawing(value, inner)
+        if found == [(("draw",), unknown_drawing_message(value, self.layout, self.builtins))]:
+            return [(where, f"drawing '{name}' draws symbol '{value}', which the layout does not "
+                     f"have{suggest(value, self.layout.symbols)} (a symbol, an art file such as art/suit.svg, "
+                     "or a built-in drawing)")]
+        if value in self.builtins:
+            return [(where, f"drawing '{name}' draws '{value}' as its symbol: {message}") for _, message in found]
+        return [(where, message) for _, message in found]
 
     def _colour_problem(self, text: str, where: tuple) -> list[tuple[tuple, str]]:
         try:
