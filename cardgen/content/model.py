@@ -5,7 +5,7 @@ Three kinds of file make a game folder ``content/<game>/``:
 * ``game.yaml``  -> :class:`GameMeta`: title, players, card size, backs, the
   composition table (groups and kinds with their declared counts), card
   attributes, engine settings, rule options, open points and their
-  clarifications, playability limits;
+  clarifications, playability limits, the rulebook's cover picture;
 * ``cards.yaml`` -> :class:`CardsFile`: every card, written out or made by a
   generator (:class:`CardGenerator`, expanded by ``cardgen.content.generators``);
 * ``text/<lang>.yaml`` -> :class:`MessagesFile`: the text behind each message
@@ -175,6 +175,16 @@ class Limits(Strict):
     bot: Id = Field(default="random", description="Bot playing every seat (the engine's 'random' or 'greedy').")
 
 
+class RulebookSettings(Strict):
+    """What the rulebook prints besides its text (``rulebook:`` of ``game.yaml``)."""
+
+    cover: RelativePath | None = Field(
+        default=None,
+        description="Cover picture (PNG, JPEG, WebP or SVG) in the game folder, e.g. 'art/cover.png'; "
+        "printed on the cover instead of the fan of cards, described by the text 'rules.cover.alt'.",
+    )
+
+
 class GameMeta(Strict):
     """Everything about a game except its cards (``game.yaml``)."""
 
@@ -202,6 +212,7 @@ class GameMeta(Strict):
         description="Extra data an engine reads (a file or a folder, e.g. a reference base).",
     )
     limits: Limits | None = None
+    rulebook: RulebookSettings | None = None
 
 
 class Card(Strict):

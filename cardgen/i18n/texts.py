@@ -29,6 +29,8 @@ if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
+#: Only rulebook texts place pictures (``![alt](art/file.png)``, :mod:`cardgen.content.figures`).
+RULEBOOK_PREFIX = "rules."
 
 
 @dataclass
@@ -161,13 +163,18 @@ class Texts:
 
     # -- output --------------------------------------------------------------------------
     def plain(self, key: str, **args) -> str:
-        """The text with references resolved and ``**`` emphasis removed."""
+        """The text with references resolved, ``**`` emphasis removed and a rulebook picture as its alt text."""
         pieces, _ = self.pieces(key, args)
-        return _BOLD.sub(r"\1", "".join(p.text for p in pieces))
+        text = _BOLD.sub(r"\1", "".join(p.text for p in pieces))
+        if key.startswith(RULEBOOK_PREFIX) and "![" in text:
+            from cardgen.content.figures import without_images
+
+            text = without_images(text)
+        return text
 
     def markup(self, key: str, **args) -> Markup:
         """Escaped HTML: card names in ``<span class="ref">``, ``**x**`` bold,
-        fallback text inside ``<span lang="ru">``."""
+        fallback text inside ``<span lang="ru">``, a rulebook text's ``![alt](art/x.png)`` as ``<img>``."""
         pieces, text_language = self.pieces(key, args)
         html = Markup("")
         for piece in pieces:
@@ -183,9 +190,32 @@ class Texts:
                     piece.reference.type, lang, piece.text
                 )
         html = Markup(_BOLD.sub(r"<strong>\1</strong>", str(html)))
+        if key.startswith(RULEBOOK_PREFIX) and "![" in html:
+            html = self._images(key, html)
         if text_language != self.language:
             html = Markup('<span lang="{}">{}</span>').format(text_language, html)
         return html
+
+    def _images(self, key: str, html: Markup) -> Markup:
+        """Each ``![alt](path)`` of a rulebook text as an ``<img>`` of the game's own file (checked
+        as validate checks it: a build never prints what validate would refuse)."""
+        from html import unescape
+
+        from cardgen.content.figures import MARKDOWN_IMAGE, ImageProblem, checked_image
+
+        def image(match: re.Match) -> str:
+            name = unescape(match["path"]).strip()
+            alt = re.sub(r"<[^>]*>", "", match["alt"]).strip()  # already escaped; no markup in an attribute
+            try:
+                path = checked_image(self.game.root, name)
+            except ImageProblem as problem:
+                raise I18nError(f"picture in '{key}': {problem}", self.origin(key)) from None
+            if not alt:
+                raise I18nError(f"picture '{name}' in '{key}' has no description: write one between the "
+                                f"brackets, ![what it shows]({name})", self.origin(key))
+            return str(Markup('<img class="figure" src="{}" alt="{}">').format(path.as_uri(), Markup(alt)))
+
+        return Markup(MARKDOWN_IMAGE.sub(image, str(html)))
 
     def keys(self, prefix: str) -> list[str]:
         """Keys ``prefix`` and ``prefix.N`` (N a number) in natural order."""

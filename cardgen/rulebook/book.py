@@ -56,6 +56,8 @@ SLOT_MM = {"a4": {"cover": 30, "explained": 22, "sample": 26, "columns": 2},
            "a5": {"cover": 21, "explained": 17, "sample": 20, "columns": 1}}
 #: Cards shown per group when its designs carry no rule text of their own.
 SAMPLES = 4
+#: The description (alt text) of the cover picture game.yaml names.
+COVER_ALT = "rules.cover.alt"
 
 
 @dataclass
@@ -231,6 +233,31 @@ def clarifications(game: "Game", texts: Texts) -> list[dict[str, Any]]:
     return result
 
 
+def cover_image(game: "Game", texts: Texts) -> dict[str, str] | None:
+    """The cover picture ``game.yaml`` names (``rulebook: {cover: ...}``): its URL and description."""
+    from cardgen.content.figures import ImageProblem, checked_image
+
+    settings = game.meta.rulebook
+    if settings is None or settings.cover is None:
+        return None
+    where = _game_yaml_locator(game, ("rulebook", "cover"))
+    try:
+        path = checked_image(game.root, settings.cover)
+    except ImageProblem as problem:
+        raise RenderError(f"rulebook cover: {problem}", where) from None
+    if not texts.has(COVER_ALT):
+        raise RenderError(f"the rulebook cover '{settings.cover}' has no description: write it as "
+                          f"'{COVER_ALT}' in text/{game.meta.source_language}.yaml", where)
+    return {"src": path.as_uri(), "alt": texts.plain(COVER_ALT)}
+
+
+def _game_yaml_locator(game: "Game", where: tuple):
+    from cardgen.errors import Locator
+
+    doc = game.documents.get("game.yaml")
+    return doc.locate(where) if doc is not None else Locator(file=game.root / "game.yaml")
+
+
 # --- rendering -----------------------------------------------------------------------------
 
 
@@ -323,6 +350,7 @@ def render_html(
         "clarifications": clarifications(game, texts),
         # the rulebook says where the answer key is; the answer key booklet holds the tables
         "answers": answers.answer_key(game, texts) if part == "answer-key" else answers.pointer(game, language),
+        "cover": cover_image(game, texts) if part == "rulebook" else None,
         "font_faces": _font_faces(),
         "created": stamp,
         "blank_pages": blank_pages,
@@ -394,7 +422,8 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             picture_errors.append(error)
             raise
 
-    fetcher = FencedFetcher([content_dir, templates_dir.parent, FONT_DIR], card_image=card_image)
+    # the game's own folder too: its pictures (cover, diagrams), wherever the content folder is
+    fetcher = FencedFetcher([game.root, content_dir, templates_dir.parent, FONT_DIR], card_image=card_image)
 
     def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(

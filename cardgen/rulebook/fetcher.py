@@ -1,11 +1,11 @@
 """The only way a rulebook reads anything: a WeasyPrint URL fetcher with a fence.
 
-It serves ``file:`` URLs under a few folders of the project (``content/``,
-``templates/`` and the vendored fonts), card pictures through the private
-``cardgen-card:`` scheme, and inline ``data:`` URLs.  Everything else (other
-files, ``http:``, ``ftp:``, a symlink leading out of the fence) is refused
-and remembered, and the build fails on it afterwards: WeasyPrint itself only
-logs a failed fetch and goes on.
+It serves ``file:`` URLs of regular files of at most :data:`MAX_BYTES` under a few
+folders (the game's own, ``content/``, ``templates/`` and the vendored fonts), card
+pictures through the private ``cardgen-card:`` scheme, and inline ``data:`` URLs.
+Everything else (other files, ``http:``, ``ftp:``, a symlink leading out of the fence, a
+FIFO, a file too big) is refused and remembered, and the build fails on it afterwards:
+WeasyPrint itself only logs a failed fetch and goes on.
 """
 
 from __future__ import annotations
@@ -17,9 +17,12 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import RenderError
 
 CARD_SCHEME = "cardgen-card"
+#: The most one file may hold (a font of the publisher's, a picture of the game's); each is a regular file.
+MAX_BYTES = 64 * 1024 * 1024
 
 
 class FencedFetcher(URLFetcher):
@@ -50,13 +53,15 @@ class FencedFetcher(URLFetcher):
             resolved = path.resolve(strict=True)
         except (OSError, RuntimeError):
             self._refuse(url, "no such file")
-        if not any(resolved.is_relative_to(root) for root in self.roots) or not resolved.is_file():
-            self._refuse(url, "outside content/, templates/ and the fonts")
+        if not any(resolved.is_relative_to(root) for root in self.roots):
+            self._refuse(url, "outside the game folder, content/, templates/ and the fonts")
+        try:
+            data = read_capped(resolved, MAX_BYTES)
+        except UnsafeFile as exc:
+            self._refuse(url, str(exc))
         mime, _ = mimetypes.guess_type(resolved.name)
         self.loaded.append(str(resolved))
-        return URLFetcherResponse(
-            resolved.as_uri(), resolved.read_bytes(), {"Content-Type": mime or "application/octet-stream"}
-        )
+        return URLFetcherResponse(resolved.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
 
     def _refuse(self, url: str, why: str):
         self.refused.append(f"{url} ({why})")

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from cardgen.content.arguments import arguments
+from cardgen.content.figures import ImageProblem, checked_image, markdown_images
 from cardgen.errors import ContentError, I18nError, Locator, shown_path
 from cardgen.i18n import refs
 
@@ -58,6 +59,7 @@ IN_FORMATS = "prints only when 'Formats and variants' does"
 OPENS_FORMATS = "'Formats and variants' prints when this key exists or game.yaml has rule options"
 EACH_CHOICE = "one for each choice of each rule option in game.yaml (without it the choice's id prints)"
 OPENS_END = "'End of the game' prints only when it has text"
+NEEDS_COVER = "required when game.yaml names a cover picture (rulebook: {cover: ...}); prints only then"
 
 #: Subsection ids the template leaves out of 'Playing a turn' (its
 #: ``subsections('rules', (...))`` call): those names belong to other sections.
@@ -123,6 +125,9 @@ def _key(pattern: str, section: str, printed: str, role: str, example: tuple[str
 TEXT_KEYS: tuple[TextKey, ...] = (
     _key("rules.tagline", COVER, "on the cover, under the title", PARAGRAPH,
          ("rules.tagline", "Light up four colours before anyone else."), required=True),
+    _key("rules.cover.alt", COVER, "nowhere on the page: it describes the cover picture to whoever cannot see it "
+         "(its alt text)", LABEL, ("rules.cover.alt", "Four strings of lights over a night street."),
+         rules=(NEEDS_COVER,)),
     _key("rules.intro", ABOUT, f"under '{ABOUT}', as its first paragraph", PARAGRAPH,
          ("rules.intro", "A shedding game for 2 to 5 players.")),
     _key("rules.intro.<N>", ABOUT, f"under '{ABOUT}', one paragraph each", PARAGRAPH,
@@ -239,6 +244,9 @@ class _Checker:
                 self.fail(f"rulebook text '{key}' is empty; write its text or delete the key", key)
             for problem in self.placeholder_problems(found[0], self.messages[key], source=True):
                 self.fail(problem, key)
+            for problem in self.picture_problems(key, found[0], self.messages[key]):
+                self.fail(problem, key)
+        self.cover()
         self.required()
         self.numbering()
         self.subsections()
@@ -455,9 +463,52 @@ class _Checker:
             for key, entry in entries.items():
                 if not (entry.translated and key in self.matched):
                     continue
-                for problem in self.placeholder_problems(self.matched[key][0], entry.text, source=False):
+                problems = self.placeholder_problems(self.matched[key][0], entry.text, source=False)
+                problems += self.picture_problems(key, self.matched[key][0], entry.text)
+                for problem in problems:
                     where = Locator(file=shown, line=entry.line, field=key, language=language)
                     self.errors.append(ContentError(f"translation of '{key}': {problem}", where))
+
+    # -- pictures ---------------------------------------------------------------------------
+    def picture_problems(self, key: str, entry: TextKey, text: str) -> list[str]:
+        """What is wrong with each ``![description](file)`` of a rulebook text (see
+        :mod:`cardgen.content.figures`): where it stands, its description, its file."""
+        problems = []
+        for image in markdown_images(text):
+            shown = image.path[:80]
+            if entry.role not in (PARAGRAPH, LIST_ITEM):
+                problems.append(f"picture '{shown}': a {entry.role} cannot hold a picture; place it in a "
+                                "paragraph or a step")
+                continue
+            if not image.alt:
+                problems.append(f"picture '{shown}' has no description: write what it shows between the brackets, "
+                                f"![what it shows]({shown}) (the PDF's alt text, read out to whoever cannot see it)")
+            try:
+                checked_image(self.game.root, image.path)
+            except ImageProblem as problem:
+                problems.append(f"picture {problem}")
+        return problems
+
+    def cover(self) -> None:
+        """NEEDS_COVER: the cover picture game.yaml names, and its description."""
+        settings = self.game.meta.rulebook
+        cover = settings.cover if settings is not None else None
+        key = "rules.cover.alt"
+        if cover is None:
+            if key in self.messages:
+                self.fail(f"'{key}' does not print: it describes the cover picture, and game.yaml names none "
+                          "(rulebook: {cover: art/cover.png})", key)
+            return
+        doc = self.game.documents.get("game.yaml")
+        where = doc.locate(("rulebook", "cover")) if doc is not None else Locator(file=self.game.root / "game.yaml")
+        try:
+            checked_image(self.game.root, cover)
+        except ImageProblem as problem:
+            self.errors.append(ContentError(f"rulebook cover picture {problem}", where))
+        if key not in self.messages:
+            self.errors.append(ContentError(
+                f"the rulebook cover picture '{cover[:80]}' has no description: write what it shows as '{key}' in "
+                f"text/{self.language}.yaml (the PDF's alt text, read out to whoever cannot see it)", where))
 
 
 def _option_keys(game: "Game") -> list[str]:
