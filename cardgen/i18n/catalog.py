@@ -127,6 +127,10 @@ class Domain:
             if "**" in text:
                 comments.append("**bold** marks a lead-in (printed bold); keep the markers around "
                                 "the matching words of your translation.")
+            if key.startswith("rules.") and "![" in text:
+                comments.append("![description](file) places a picture: translate the description (read "
+                                "out to whoever cannot see it); keep the file, or name a picture of your own "
+                                "in the game folder.")
             max_length = None
             if where.card is not None and self.game is not None:
                 max_length = fit.budget(self.game, where.field)

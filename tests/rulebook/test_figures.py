@@ -236,3 +236,38 @@ def test_the_fetcher_serves_the_games_folder_and_refuses_a_fifo(tmp_path):
         fetcher.fetch((tmp_path / "pipe.svg").as_uri())
     with pytest.raises(RenderError, match="outside the game folder"):
         fetcher.fetch(Path("/etc/hostname").as_uri())
+
+
+def test_jpeg_and_webp_pictures_print_too(tmp_path):
+    from cardgen.rulebook import build_rulebook
+
+    game = _game(tmp_path, cover="art/cover.jpg", intro="![Схема](art/diagram.webp)")
+    art = game.root / "art"
+    Image.new("RGB", (320, 200), COVER_RGB).save(art / "cover.jpg", format="JPEG", quality=90)
+    Image.new("RGB", (240, 120), (0x2a, 0x7f, 0xd4)).save(art / "diagram.webp", format="WEBP", lossless=True)
+    assert check_rulebook_text(game) == []
+    book = build_rulebook(game, "ru", "a5")
+    with pikepdf.open(io.BytesIO(book.pdf)) as pdf:
+        sizes = sorted((int(o.Width), int(o.Height)) for o in pdf.objects
+                       if isinstance(o, pikepdf.Stream) and o.get("/Subtype") == "/Image")
+        jpeg = [o for o in pdf.objects if isinstance(o, pikepdf.Stream) and o.get("/Filter") == "/DCTDecode"]
+    assert (240, 120) in sizes and (320, 200) in sizes
+    assert len(jpeg) == 1  # the JPEG is embedded as it is, not decoded and re-encoded
+
+
+def test_a_picture_of_another_type_than_its_name_says_is_refused(tmp_path):
+    Image.new("RGB", (8, 8)).save(tmp_path / "png-really.jpg", format="PNG")
+    with pytest.raises(ImageProblem, match="'png-really.jpg' is not a JPEG file"):
+        checked_image(tmp_path, "png-really.jpg")
+    (tmp_path / "doctype.svg").write_text('<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY a "aaaa">]><svg/>', "utf-8")
+    with pytest.raises(ImageProblem, match="a DOCTYPE is not allowed"):
+        checked_image(tmp_path, "doctype.svg")
+
+
+def test_the_translator_is_told_how_to_handle_a_picture(tmp_path):
+    from cardgen.i18n.catalog import game_domain
+
+    game = _game(tmp_path, cover=None, alt=None, intro="Стол: ![Схема](art/diagram.svg)")
+    messages = {m.key: m for m in game_domain(game, tmp_path).source_messages()}
+    assert any("places a picture" in c for c in messages["rules.intro"].comments)
+    assert not any("places a picture" in c for c in messages["rules.goal"].comments)
