@@ -271,3 +271,15 @@ def test_the_translator_is_told_how_to_handle_a_picture(tmp_path):
     messages = {m.key: m for m in game_domain(game, tmp_path).source_messages()}
     assert any("places a picture" in c for c in messages["rules.intro"].comments)
     assert not any("places a picture" in c for c in messages["rules.goal"].comments)
+
+
+def test_the_build_refuses_a_cover_validate_refuses_at_its_game_yaml_line(tmp_path):
+    from cardgen.rulebook import render_html
+
+    game = _game(tmp_path, cover="art/notes.txt")
+    (game.root / "art" / "notes.txt").write_text("not a picture", "utf-8")
+    with pytest.raises(CardgenError) as caught:
+        render_html(game, "ru", "a4")
+    assert "rulebook cover: 'art/notes.txt' is not a picture the rulebook prints" in caught.value.message
+    assert caught.value.locator.file.name == "game.yaml"
+    assert caught.value.locator.line == _line(game.root / "game.yaml", "cover: art/notes.txt")
