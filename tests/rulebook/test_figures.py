@@ -283,3 +283,19 @@ def test_the_build_refuses_a_cover_validate_refuses_at_its_game_yaml_line(tmp_pa
     assert "rulebook cover: 'art/notes.txt' is not a picture the rulebook prints" in caught.value.message
     assert caught.value.locator.file.name == "game.yaml"
     assert caught.value.locator.line == _line(game.root / "game.yaml", "cover: art/notes.txt")
+
+
+def test_validate_reports_every_bad_picture_in_one_run_with_file_and_line(tmp_path):
+    from click.testing import CliRunner
+
+    from cardgen.cli import cli
+
+    game = _game(tmp_path, cover="../cover.png", intro="![Схема](art/nothing.svg) ![Ещё](art/cover.png)")
+    (tmp_path / "content" / "cover.png").write_bytes((game.root / "art" / "cover.png").read_bytes())
+    result = CliRunner().invoke(cli, ["--content", str(tmp_path / "content"), "validate", "mini"])
+    assert result.exit_code == 1, result.output
+    game_line = _line(game.root / "game.yaml", "cover: ../cover.png")
+    text_line = _line(game.root / "text" / "ru.yaml", "rules.intro")
+    assert f"game.yaml:{game_line}:" in result.output and "'../cover.png' lies outside the game folder" in result.output
+    assert f"ru.yaml:{text_line}:" in result.output and "no file 'art/nothing.svg'" in result.output
+    assert "Traceback" not in result.output and "art/cover.png" not in result.output  # the good picture passes
