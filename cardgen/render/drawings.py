@@ -100,6 +100,16 @@ def _param(params: dict, name: str, default: Any = None) -> Any:
     return value
 
 
+def _flag(params: dict, name: str, drawing: str) -> bool:
+    """A yes-or-no parameter (false when not given): true or false, also as text filled in for a card."""
+    value = params.get(name, False)
+    if isinstance(value, bool):
+        return value
+    if str(value).strip().lower() in ("true", "false"):
+        return str(value).strip().lower() == "true"
+    raise RenderError(f"{drawing}: '{name}' is true or false, found {str(value)[:40]!r}")
+
+
 # --- playing cards -----------------------------------------------------------------------------
 
 PIP_LAYOUTS: dict[str, list[tuple[float, float]]] = {
@@ -391,9 +401,10 @@ def pitch(ctx: DrawContext, x, y, w, h, params):
 
 @drawing("portrait")
 def portrait(ctx: DrawContext, x, y, w, h, params):
-    """A drawn footballer portrait, the same for the same seed.
+    """A drawn portrait of a player in a shirt, the same for the same seed.
 
-    params: seed (e.g. the card id), shirt (colour), background, number.
+    params: seed (e.g. the card id), shirt (colour), background, number (on the shirt),
+    stadium (true: a row of floodlights behind the head; default false).
     """
     c = ctx.c
     rnd = _rng(_param(params, "seed"))
@@ -415,10 +426,10 @@ def portrait(ctx: DrawContext, x, y, w, h, params):
     c.clipPath(p, stroke=0, fill=0)
     c.setFillColor(bg)
     c.rect(x, y, w, h, stroke=0, fill=1)
-    # stadium lights behind
-    c.setFillColor(HexColor("#ffffff"))
-    for i in range(6):
-        c.circle(cx - 8 * u + i * 3.2 * u, base + 17.5 * u, 0.5 * u, stroke=0, fill=1)
+    if _flag(params, "stadium", "portrait"):  # stadium lights behind
+        c.setFillColor(HexColor("#ffffff"))
+        for i in range(6):
+            c.circle(cx - 8 * u + i * 3.2 * u, base + 17.5 * u, 0.5 * u, stroke=0, fill=1)
     # shoulders and shirt
     c.setFillColor(shirt)
     p = c.beginPath()

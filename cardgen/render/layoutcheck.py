@@ -47,6 +47,8 @@ SYMBOL_PARAMS = {"symbol"}
 NUMBER_RANGES = DRAWING_RANGES
 PIP_RANKS = {"ace", "a", *map(str, range(1, 11))}
 COURT_FIGURES = ("plain", "footballer")  # as cardgen.render.drawings (not imported: it loads reportlab)
+#: Yes-or-no parameters of the built-in drawings (true or false; text filled in per card too).
+FLAG_PARAMS = {("portrait", "stadium")}
 ART_BLEED_MM = 4.0  # as cardgen.render.card (not imported: it loads reportlab)
 _SHAPE_ARITY = {"rect": 4, "circle": 3, "ellipse": 4, "star": 5, "wedge": 5, "arc": 5, "at": 2, "box": 4,
                 "translate": 2, "origin": 2}
@@ -206,7 +208,7 @@ def builtin_drawings() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """Built-in drawing -> (parameters it reads, parameters it needs).
 
     Read from the source of :mod:`cardgen.render.drawings` (``@drawing("name")``,
-    ``params.get("x")``, ``_param(params, "x")``) rather than imported, since
+    ``params.get("x")``, ``_param(params, "x")``, ``_flag(params, "x", ...)``) rather than imported, since
     importing it loads reportlab; a test keeps the two in step.
     """
     source = Path(__file__).with_name("drawings.py").read_text("utf-8")
@@ -231,6 +233,8 @@ def builtin_drawings() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
                 reads.add(call.args[1].value)
                 if len(call.args) == 2:
                     needs.add(call.args[1].value)
+            elif getattr(func, "id", None) == "_flag" and len(args) >= 2 and isinstance(args[1], ast.Constant):
+                reads.add(call.args[1].value)
         for name in names:
             found[name] = (frozenset(reads), frozenset(needs))
     return found
@@ -456,6 +460,9 @@ class _Checker:
                     problems += self._colour_problem(str(item), where)
             elif key in SYMBOL_PARAMS:
                 problems += self.check_symbol_param(name, str(value), params.get("color", "#000000"), where)
+            elif (name, key) in FLAG_PARAMS:
+                if not isinstance(value, bool) and str(value).strip().lower() not in ("true", "false"):
+                    problems.append((where, f"drawing '{name}': '{key}' is true or false, found {_short(value)}"))
             elif (name, key) in NUMBER_RANGES:
                 low, high = NUMBER_RANGES[(name, key)]
                 try:

@@ -166,3 +166,41 @@ def test_a_built_in_drawing_serves_as_a_symbol(tmp_path):
     assert check_layout(game) == []
     balls = [b for b in _blobs(_picture(game, "two"), (0, 0, 0), tolerance=60) if len(b) > 5]
     assert len(balls) >= 2 * 6  # each ball (in the pips colour): a pentagon in the middle and five patches around it
+
+
+PORTRAIT_BOX = [14.75, 20, 34, 34]
+
+
+def _portrait_game(tmp_path: Path, params: str):
+    game = _game(tmp_path)
+    layout = game.root / "layout.yaml"
+    text = layout.read_text("utf-8")
+    court = text[text.index("      - {type: draw, draw: court"):].split("\n", 1)[0]
+    text = text.replace(court, f"      - {{type: draw, draw: portrait, box: {PORTRAIT_BOX}, params: {{seed: swap{params}}}}}")
+    layout.write_text(text, "utf-8")
+    return load_games(tmp_path / "content", ["mini"])[0]
+
+
+def test_a_portrait_has_stadium_lights_only_when_asked(tmp_path):
+    from cardgen.render.shop import SHOP_BLEED_MM
+
+    plain_game = _portrait_game(tmp_path / "plain", "")
+    stadium_game = _portrait_game(tmp_path / "stadium", ", stadium: true")
+    assert check_layout(plain_game) == [] and check_layout(stadium_game) == []
+    plain, stadium = _picture(plain_game, "swap"), _picture(stadium_game, "swap")
+    x, y, s, _ = PORTRAIT_BOX
+    px, u = 100 / 25.4, s / 20
+    for i in (2, 3):  # two of the six lights, well inside the round frame
+        at = (round((SHOP_BLEED_MM + x + s / 2 - 8 * u + i * 3.2 * u) * px), round((SHOP_BLEED_MM + y + s - 17.5 * u) * px))
+        assert stadium.getpixel(at) == (255, 255, 255)
+        assert plain.getpixel(at) == (0xe3, 0xf2, 0xfd)  # the background
+    # the face is the same: the lights draw no random number
+    assert plain.crop((0, 0, plain.width, plain.height // 2 + 40)) != stadium.crop((0, 0, plain.width, plain.height // 2 + 40))
+    lower = (0, round((SHOP_BLEED_MM + y + s * 0.4) * px), plain.width, plain.height)
+    assert plain.crop(lower).tobytes() == stadium.crop(lower).tobytes()
+
+
+def test_a_flag_that_is_not_true_or_false_is_a_validate_error(tmp_path):
+    error, = check_layout(_portrait_game(tmp_path, ", stadium: yes-please"))
+    assert "drawing 'portrait': 'stadium' is true or false, found 'yes-please'" in error.message
+    assert error.locator.field.endswith("params.stadium")
