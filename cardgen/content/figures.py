@@ -33,6 +33,19 @@ MARKDOWN_IMAGE = re.compile(r"!\[(?P<alt>[^\]\n]*)\]\((?P<path>[^)\n]*)\)")
 _MAGIC = {"PNG": (b"\x89PNG\r\n\x1a\n",), "JPEG": (b"\xff\xd8\xff",)}
 
 
+#: The URL scheme of a game's own picture in the rulebook's HTML: ``cardgen-art:art/cover.png``, the path
+#: relative to the game folder. WeasyPrint names a picture in the PDF by a hash of its URL, so a URL
+#: without the folder's place on disk keeps the PDF the same wherever the game folder lies.
+ART_SCHEME = "cardgen-art"
+
+
+def art_url(game_root: Path, path: Path) -> str:
+    """The rulebook's URL of ``path``, a file :func:`checked_image` returned for this game folder."""
+    from urllib.parse import quote
+
+    return f"{ART_SCHEME}:{quote(path.relative_to(game_root.resolve()).as_posix())}"
+
+
 class ImageProblem(Exception):
     """A picture the rulebook cannot print; ``str()`` says why, for an error message."""
 
@@ -145,5 +158,5 @@ def _shown(name: str) -> str:
     return text + ("..." if len(name) > 60 else "")
 
 
-__all__ = ["ImageProblem", "MARKDOWN_IMAGE", "MAX_BYTES", "MarkdownImage", "TYPES", "checked_image",
+__all__ = ["ART_SCHEME", "ImageProblem", "MARKDOWN_IMAGE", "MAX_BYTES", "MarkdownImage", "TYPES", "art_url", "checked_image",
            "markdown_images", "without_images"]

@@ -201,7 +201,7 @@ class Texts:
         as validate checks it: a build never prints what validate would refuse)."""
         from html import unescape
 
-        from cardgen.content.figures import MARKDOWN_IMAGE, ImageProblem, checked_image
+        from cardgen.content.figures import MARKDOWN_IMAGE, ImageProblem, art_url, checked_image
 
         def image(match: re.Match) -> str:
             name = unescape(match["path"]).strip()
@@ -213,7 +213,8 @@ class Texts:
             if not alt:
                 raise I18nError(f"picture '{name}' in '{key}' has no description: write one between the "
                                 f"brackets, ![what it shows]({name})", self.origin(key))
-            return str(Markup('<img class="figure" src="{}" alt="{}">').format(path.as_uri(), Markup(alt)))
+            url = art_url(self.game.root, path)
+            return str(Markup('<img class="figure" src="{}" alt="{}">').format(url, Markup(alt)))
 
         return Markup(MARKDOWN_IMAGE.sub(image, str(html)))
 

@@ -235,7 +235,7 @@ def clarifications(game: "Game", texts: Texts) -> list[dict[str, Any]]:
 
 def cover_image(game: "Game", texts: Texts) -> dict[str, str] | None:
     """The cover picture ``game.yaml`` names (``rulebook: {cover: ...}``): its URL and description."""
-    from cardgen.content.figures import ImageProblem, checked_image
+    from cardgen.content.figures import ImageProblem, art_url, checked_image
 
     settings = game.meta.rulebook
     if settings is None or settings.cover is None:
@@ -248,7 +248,7 @@ def cover_image(game: "Game", texts: Texts) -> dict[str, str] | None:
     if not texts.has(COVER_ALT):
         raise RenderError(f"the rulebook cover '{settings.cover}' has no description: write it as "
                           f"'{COVER_ALT}' in text/{game.meta.source_language}.yaml", where)
-    return {"src": path.as_uri(), "alt": texts.plain(COVER_ALT)}
+    return {"src": art_url(game.root, path), "alt": texts.plain(COVER_ALT)}
 
 
 def _game_yaml_locator(game: "Game", where: tuple):
@@ -422,8 +422,8 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             picture_errors.append(error)
             raise
 
-    # the game's own folder too: its pictures (cover, diagrams), wherever the content folder is
-    fetcher = FencedFetcher([game.root, content_dir, templates_dir.parent, FONT_DIR], card_image=card_image)
+    # the game's own pictures (cover, diagrams) come as cardgen-art: URLs from its folder
+    fetcher = FencedFetcher([content_dir, templates_dir.parent, FONT_DIR], card_image=card_image, art_root=game.root)
 
     def render(blank: int, toc_pages: dict[str, int] | None = None):
         html, texts = render_html(

@@ -1,8 +1,9 @@
 """The only way a rulebook reads anything: a WeasyPrint URL fetcher with a fence.
 
 It serves ``file:`` URLs of regular files of at most :data:`MAX_BYTES` under a few
-folders (the game's own, ``content/``, ``templates/`` and the vendored fonts), card
-pictures through the private ``cardgen-card:`` scheme, and inline ``data:`` URLs.
+folders (``content/``, ``templates/`` and the vendored fonts), the game's own pictures
+through the private ``cardgen-art:`` scheme (paths inside the game folder), card pictures
+through the private ``cardgen-card:`` scheme, and inline ``data:`` URLs.
 Everything else (other files, ``http:``, ``ftp:``, a symlink leading out of the fence, a
 FIFO, a file too big) is refused and remembered, and the build fails on it afterwards:
 WeasyPrint itself only logs a failed fetch and goes on.
@@ -17,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from cardgen.content.figures import ART_SCHEME
 from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import RenderError
 
@@ -28,11 +30,13 @@ MAX_BYTES = 64 * 1024 * 1024
 class FencedFetcher(URLFetcher):
     """A WeasyPrint URL fetcher that loads only allowed files; a refusal stops the render."""
 
-    def __init__(self, roots: list[Path], card_image: Callable[[str], bytes | None] | None = None):
-        super().__init__(fail_on_errors=True, allowed_protocols={"file", "data", CARD_SCHEME},
+    def __init__(self, roots: list[Path], card_image: Callable[[str], bytes | None] | None = None,
+                 art_root: Path | None = None):
+        super().__init__(fail_on_errors=True, allowed_protocols={"file", "data", CARD_SCHEME, ART_SCHEME},
                          allow_redirects=False)
         self.roots = [root.resolve() for root in roots]
         self.card_image = card_image
+        self.art_root = art_root.resolve() if art_root is not None else None
         self.refused: list[str] = []
         self.loaded: list[str] = []
 
@@ -46,22 +50,30 @@ class FencedFetcher(URLFetcher):
             if data is None:
                 self._refuse(url, "no picture for this card")
             return URLFetcherResponse(url, data, {"Content-Type": "image/png"})
+        if parts.scheme == ART_SCHEME and self.art_root is not None:
+            return self._file(url, self.art_root / unquote(parts.path), [self.art_root], "outside the game folder")
         if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
             self._refuse(url, "only files of the project are loaded")
-        path = Path(unquote(parts.path))
+        return self._file(url, Path(unquote(parts.path)), self.roots, "outside content/, templates/ and the fonts")
+
+    def _file(self, url: str, path: Path, roots: list[Path], outside: str) -> URLFetcherResponse:
+        """A regular file of at most MAX_BYTES under one of ``roots``, every symlink followed."""
         try:
             resolved = path.resolve(strict=True)
-        except (OSError, RuntimeError):
+        except (OSError, RuntimeError, ValueError):
             self._refuse(url, "no such file")
-        if not any(resolved.is_relative_to(root) for root in self.roots):
-            self._refuse(url, "outside the game folder, content/, templates/ and the fonts")
+        if not any(resolved.is_relative_to(root) for root in roots):
+            self._refuse(url, outside)
         try:
             data = read_capped(resolved, MAX_BYTES)
         except UnsafeFile as exc:
             self._refuse(url, str(exc))
         mime, _ = mimetypes.guess_type(resolved.name)
         self.loaded.append(str(resolved))
-        return URLFetcherResponse(resolved.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
+        # a file: URL answers with the file's own place (relative URLs in it resolve from there);
+        # a cardgen-art: URL stays as it is, free of the folder's place on disk
+        answer = resolved.as_uri() if urlsplit(url).scheme == "file" else url
+        return URLFetcherResponse(answer, data, {"Content-Type": mime or "application/octet-stream"})
 
     def _refuse(self, url: str, why: str):
         self.refused.append(f"{url} ({why})")

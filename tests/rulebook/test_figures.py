@@ -89,6 +89,10 @@ def test_a_rulebook_prints_the_cover_and_a_diagram_of_the_game(tmp_path):
     assert _share(_page_png(book.pdf, painted[0]), (0x2a, 0x7f, 0xd4)) > 0.01
     (tmp_path / "cover.png").write_bytes(_png_bytes(page_png))
     assert book.pdf == build_rulebook(game, "ru", "a4").pdf  # deterministic
+    # ... wherever the game folder lies: no path of this machine goes into the PDF
+    shutil.copytree(tmp_path / "content", tmp_path / "elsewhere" / "content")
+    moved = load_games(tmp_path / "elsewhere" / "content", ["mini"])[0]
+    assert build_rulebook(moved, "ru", "a4").pdf == book.pdf
 
 
 def _page_png(pdf: bytes, page: int) -> Image.Image:
@@ -118,8 +122,8 @@ def test_the_html_has_the_alt_texts_and_no_markdown_left(tmp_path):
 
     game = _game(tmp_path, intro="![Схема **стола**](art/diagram.svg)")
     html, _ = render_html(game, "ru", "a4")
-    assert re.search(r'<img class="figure" src="file://[^"]*/art/diagram\.svg" alt="Схема стола">', html)
-    assert re.search(r'<div class="cover-art"><img src="file://[^"]*/art/cover\.png" alt="Стопка карт\.">', html)
+    assert '<img class="figure" src="cardgen-art:art/diagram.svg" alt="Схема стола">' in html
+    assert '<div class="cover-art"><img src="cardgen-art:art/cover.png" alt="Стопка карт.">' in html
     assert "![" not in html and 'class="fan"' not in html
 
 
@@ -234,8 +238,19 @@ def test_the_fetcher_serves_the_games_folder_and_refuses_a_fifo(tmp_path):
     assert fetcher.fetch((tmp_path / "a.svg").as_uri()).read() == DIAGRAM_SVG.encode()
     with pytest.raises(RenderError, match="not a regular file"):
         fetcher.fetch((tmp_path / "pipe.svg").as_uri())
-    with pytest.raises(RenderError, match="outside the game folder"):
+    with pytest.raises(RenderError, match="outside content/"):
         fetcher.fetch(Path("/etc/hostname").as_uri())
+    # the game's own pictures by a path inside its folder, and nothing outside it
+    game = tmp_path / "game"
+    (game / "art").mkdir(parents=True)
+    (game / "art" / "a b.svg").write_text(DIAGRAM_SVG, "utf-8")
+    (game / "art" / "out.svg").symlink_to(tmp_path / "a.svg")
+    fetcher = FencedFetcher([], art_root=game)
+    assert fetcher.fetch("cardgen-art:art/a%20b.svg").read() == DIAGRAM_SVG.encode()
+    for url in ("cardgen-art:../a.svg", "cardgen-art:art/out.svg", "cardgen-art:art"):
+        with pytest.raises(RenderError):
+            fetcher.fetch(url)
+    assert len(fetcher.refused) == 3
 
 
 def test_jpeg_and_webp_pictures_print_too(tmp_path):
