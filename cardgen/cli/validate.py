@@ -29,8 +29,11 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     from cardgen.content import composition
     from cardgen.validation import placeholder_texts, validate_games
 
+    from cardgen.cli.common import echo_warnings
+
     loaded = validate_games(settings.content_dir, resolve_games(settings, games))
     for game in loaded:
+        echo_warnings(game.warnings)
         rows = composition(game)
         click.secho(f"{game.id}: {game.text(game.meta.title)}", bold=True)
         click.echo(

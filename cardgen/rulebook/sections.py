@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
 from cardgen.content.arguments import arguments
-from cardgen.errors import ContentError, I18nError, Locator, shown_path
+from cardgen.errors import ContentError, I18nError, Locator, NewerRule, shown_path
 from cardgen.i18n import refs
 
 if TYPE_CHECKING:
@@ -58,6 +58,7 @@ IN_FORMATS = "prints only when 'Formats and variants' does"
 OPENS_FORMATS = "'Formats and variants' prints when this key exists or game.yaml has rule options"
 EACH_CHOICE = "one for each choice of each rule option in game.yaml (without it the choice's id prints)"
 OPENS_END = "'End of the game' prints only when it has text"
+OPENS_QUICK = "the 'Quick reference' page (and its line in the contents) prints only when it has text"
 
 #: Subsection ids the template leaves out of 'Playing a turn' (its
 #: ``subsections('rules', (...))`` call): those names belong to other sections.
@@ -121,8 +122,8 @@ def _key(pattern: str, section: str, printed: str, role: str, example: tuple[str
 
 #: Every rulebook text key, in the order the rulebook prints them.
 TEXT_KEYS: tuple[TextKey, ...] = (
-    _key("rules.tagline", COVER, "on the cover, under the title", PARAGRAPH,
-         ("rules.tagline", "Light up four colours before anyone else."), required=True),
+    _key("rules.tagline", COVER, "on the cover, under the title, when written", PARAGRAPH,
+         ("rules.tagline", "Light up four colours before anyone else.")),
     _key("rules.intro", ABOUT, f"under '{ABOUT}', as its first paragraph", PARAGRAPH,
          ("rules.intro", "A shedding game for 2 to 5 players.")),
     _key("rules.intro.<N>", ABOUT, f"under '{ABOUT}', one paragraph each", PARAGRAPH,
@@ -166,9 +167,9 @@ TEXT_KEYS: tuple[TextKey, ...] = (
     _key("rules.end.<N>", END, f"under '{END}', one paragraph each", PARAGRAPH,
          ("rules.end.1", "Ties are broken by the fewest cards in hand."), rules=(NUMBERED, OPENS_END)),
     _key("rules.quick", QUICK, f"on the '{QUICK}' page at the back, as its first bullet", LIST_ITEM,
-         ("rules.quick", "Lights: 2 to 5 players, 60 cards.")),
+         ("rules.quick", "Lights: 2 to 5 players, 60 cards."), rules=(OPENS_QUICK,)),
     _key("rules.quick.<N>", QUICK, f"on the '{QUICK}' page at the back, one bullet each", LIST_ITEM,
-         ("rules.quick.1", "**Your turn:** play one card or draw one."), required=True, rules=(NUMBERED,)),
+         ("rules.quick.1", "**Your turn:** play one card or draw one."), rules=(NUMBERED, OPENS_QUICK)),
 )
 
 
@@ -207,6 +208,12 @@ def check_rulebook_text(game: "Game") -> list[ContentError]:
     with nothing but one), and placeholders the rulebook cannot fill.  Each
     translation (``locale/<lang>.po``): the placeholders of its translated
     ``rules.*`` entries.  Errors name the file, and the line where there is one.
+
+    Only what a rulebook cannot be without is required: a goal, setup steps, turn steps
+    and the names of the rule options' choices (else their ids would print); a section
+    without text (the tagline, the quick reference, the end of the game ...) is left out.
+    Each problem is a :class:`~cardgen.errors.NewerRule` of content format 2: a game
+    written in format 1 gets it as a warning (:mod:`cardgen.content.formats`).
     """
     return _Checker(game).run()
 
@@ -251,7 +258,7 @@ class _Checker:
             where = Locator(file=self.document.display_path)
         else:
             where = self.document.locate(("messages", key), key=True)
-        self.errors.append(ContentError(message, where))
+        self.errors.append(_newer_rule(message, where))
 
     @functools.cached_property
     def candidates(self) -> list[str]:
@@ -457,7 +464,13 @@ class _Checker:
                     continue
                 for problem in self.placeholder_problems(self.matched[key][0], entry.text, source=False):
                     where = Locator(file=shown, line=entry.line, field=key, language=language)
-                    self.errors.append(ContentError(f"translation of '{key}': {problem}", where))
+                    self.errors.append(_newer_rule(f"translation of '{key}': {problem}", where))
+
+
+def _newer_rule(message: str, where: Locator) -> ContentError:
+    """A rulebook text problem: validate checks rulebook text since content format 2, so a
+    game written in format 1 (which printed what it had) gets it as a warning."""
+    return NewerRule(message, where, since=2)
 
 
 def _option_keys(game: "Game") -> list[str]:
