@@ -116,10 +116,10 @@ def _plan_game(game: "Game") -> GameUpgrade:
     if LIMITS_WITHOUT_ENGINE in fixes:
         lines = _comment_out_block(lines, document, "limits", LIMITS_NOTE, newline)
         expected.pop("limits", None)
-        upgrade.done.append("commented out 'limits:' (no engine to check them)")
+        upgrade.done.append("'limits:' commented out (no engine to check them)")
     lines = _set_format(lines, document, newline)
     expected[FORMAT_KEY] = CONTENT_FORMAT
-    upgrade.done.append(f"wrote '{FORMAT_KEY}: {CONTENT_FORMAT}'")
+    upgrade.done.append(f"'{FORMAT_KEY}: {CONTENT_FORMAT}'")
     after = "".join(lines)
     shown = shown_path(path, game.display_root)
     _check_rewrite(after, expected, path, shown)

@@ -35,7 +35,7 @@ def snapshot(folder: Path) -> dict[Path, tuple[bytes, int]]:
 
 def test_a_dry_run_shows_the_changes_and_writes_nothing(games):
     before = snapshot(games)
-    result = run("--content", str(games), "upgrade", "--dry-run")
+    result = run("upgrade", "--content", str(games), "--dry-run")  # as the issue writes it
     assert result.exit_code == 0, result.output
     assert "mini: content format 1 -> 2; would rewrite games/mini/game.yaml" in result.stdout
     assert "+format: 2\n" in result.stdout

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from pathlib import Path
+
 import click
 
 from cardgen.cli import Settings
@@ -10,9 +13,11 @@ from cardgen.cli.common import resolve_games
 
 @click.command()
 @click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--content", "content_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Content folder whose games to upgrade (default: the global --content, else ./content).")
 @click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 @click.pass_obj
-def upgrade(settings: Settings, games: tuple[str, ...], dry_run: bool) -> None:
+def upgrade(settings: Settings, games: tuple[str, ...], content_dir: Path | None, dry_run: bool) -> None:
     """Rewrite GAME (default: every game of --content) in the current content format.
 
     The files are edited as text, so comments and the order of keys stay; each change is
@@ -23,6 +28,8 @@ def upgrade(settings: Settings, games: tuple[str, ...], dry_run: bool) -> None:
     from cardgen.content.model import CONTENT_FORMAT
     from cardgen.upgrade import apply_upgrade, plan_upgrade
 
+    if content_dir is not None:
+        settings = replace(settings, content_dir=content_dir, content_given=True)
     upgrades = plan_upgrade(settings.content_dir, resolve_games(settings, games))
     left = 0
     for planned in upgrades:

@@ -12,14 +12,17 @@ from cardgen.content import load_game, load_games
 from cardgen.content.model import CONTENT_FORMAT
 from cardgen.errors import ContentErrors, NewerRule
 
-MINI = Path(__file__).resolve().parents[1] / "data" / "mini"  # a game.yaml without 'format:'
+MINI = Path(__file__).resolve().parents[1] / "data" / "mini"
 
 
 def game_with(tmp_path: Path, edit) -> Path:
-    """A copy of tests/data/mini whose game.yaml text ``edit`` rewrites."""
+    """A copy of tests/data/mini in format 1 (its 'format:' line, the last, dropped) whose
+    game.yaml text ``edit`` rewrites."""
     game_dir = Path(shutil.copytree(MINI, tmp_path / "content" / "mini"))
     game_yaml = game_dir / "game.yaml"
-    game_yaml.write_text(edit(game_yaml.read_text("utf-8")), "utf-8")
+    lines = game_yaml.read_text("utf-8").splitlines(keepends=True)
+    assert lines[-1].startswith("format: 2")
+    game_yaml.write_text(edit("".join(lines[:-1])), "utf-8")
     return game_dir
 
 

@@ -214,14 +214,12 @@ def test_a_date_pattern_babel_cannot_use_is_a_clear_error():
 
 
 def _mini_without(tmp_path: Path, left_out: tuple[str, ...]):
-    """tests/data/mini (a format 1 game) in format 2, without the rulebook keys ``left_out``."""
+    """tests/data/mini (format 2) without the rulebook keys ``left_out``."""
     import shutil
 
     from cardgen.content import load_game
 
     game_dir = Path(shutil.copytree(ROOT / "tests" / "data" / "mini", tmp_path / "content" / "mini"))
-    game_yaml = game_dir / "game.yaml"
-    game_yaml.write_text("format: 2\n" + game_yaml.read_text("utf-8"), "utf-8")
     text = game_dir / "text" / "ru.yaml"
     lines = text.read_text("utf-8").splitlines(keepends=True)
     text.write_text("".join(line for line in lines if not line.strip().startswith(left_out)), "utf-8")
