@@ -122,7 +122,7 @@ def _key(pattern: str, section: str, printed: str, role: str, example: tuple[str
 
 #: Every rulebook text key, in the order the rulebook prints them.
 TEXT_KEYS: tuple[TextKey, ...] = (
-    _key("rules.tagline", COVER, "on the cover, under the title, when written", PARAGRAPH,
+    _key("rules.tagline", COVER, "on the cover, under the title", PARAGRAPH,
          ("rules.tagline", "Light up four colours before anyone else.")),
     _key("rules.intro", ABOUT, f"under '{ABOUT}', as its first paragraph", PARAGRAPH,
          ("rules.intro", "A shedding game for 2 to 5 players.")),
