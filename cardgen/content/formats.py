@@ -89,14 +89,15 @@ def notice(document: YamlDocument, written: int) -> ContentError | None:
     """The warning for a game.yaml of an earlier format: what changed since, and what to run."""
     if written >= CONTENT_FORMAT:
         return None
-    what = "no 'format:' key" if written == UNNUMBERED and FORMAT_KEY not in (document.data or {}) \
-        else f"format {written}"
+    declared = FORMAT_KEY in document.data
+    where = document.locate((FORMAT_KEY,)) if declared else Locator(file=document.display_path)
+    said = f"'{FORMAT_KEY}: {written}'" if declared else f"no '{FORMAT_KEY}:' key"
     changed = "; ".join(f"format {c.format}: " + "; ".join(c.changes) for c in changes_since(written))
-    where = document.locate((FORMAT_KEY,)) if what != "no 'format:' key" else Locator(file=document.display_path)
     return ContentError(
-        f"written in content format {written} ({what}); it still validates and builds, and the current "
-        f"format is {CONTENT_FORMAT}. Changed since: {changed}. Run 'cardgen upgrade' to rewrite the game "
-        "in the current format (it shows what it changes; --dry-run writes nothing)",
+        f"written in content format {written} ({said}); "
+        f"it still validates and builds, and the current format is {CONTENT_FORMAT}. Changed since: {changed}. "
+        "Run 'cardgen upgrade' to rewrite the game in the current format (it shows what it changes; "
+        "--dry-run writes nothing)",
         where,
     )
 

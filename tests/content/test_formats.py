@@ -97,3 +97,9 @@ def test_the_bundled_games_are_in_the_current_format():
     content = Path(__file__).resolve().parents[2] / "content"
     assert {game.id: (game.format, game.warnings) for game in load_games(content)} == {
         name: (CONTENT_FORMAT, []) for name in ("card-football", "head-game", "himmel", "klepka")}
+
+
+def test_an_explicit_format_1_is_named_at_its_line(tmp_path):
+    game = load(game_with(tmp_path, lambda text: text.replace("id: mini\n", "id: mini\nformat: 1\n")))
+    assert str(game.warnings[0]).startswith(
+        "content/mini/game.yaml:3:9 (field format): written in content format 1 ('format: 1'); it still validates")
