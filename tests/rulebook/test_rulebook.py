@@ -250,3 +250,25 @@ def test_a_rulebook_prints_the_tagline_and_quick_reference_a_game_writes(tmp_pat
     assert "Маленькая игра для проверок." in pages[0]
     assert "Памятка" in pages[1]  # in the contents
     assert "Памятка" in pages[-1] and "Сыграй или возьми." in pages[-1]
+
+
+def test_a_booklet_without_quick_reference_is_padded_as_a_whole_new_layout_would_be(tmp_path, monkeypatch):
+    """The padding pages of a booklet without a quick reference come from a small patch
+    document; laid out whole again, the booklet reads the same, page by page."""
+    import cardgen.rulebook.book as book
+
+    game = _mini_without(tmp_path, ("rules.tagline", "rules.quick"))
+    padded = []
+    real = book._pad_booklet
+    monkeypatch.setattr(book, "_pad_booklet", lambda document, render: padded.append(real(document, render))
+                        or padded[-1])
+    patched = build_rulebook(game, "ru", "a5")
+    assert padded and padded[0] is not None  # the patch was used, not a second whole layout
+    monkeypatch.setattr(book, "_pad_booklet", lambda document, render: None)
+    whole = build_rulebook(game, "ru", "a5")
+
+    def texts(pdf):
+        return [page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages]
+
+    assert patched.pages == whole.pages and patched.pages % 4 == 0 and patched.pages > 4
+    assert texts(patched.pdf) == texts(whole.pdf)
