@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games, table
+from cardgen.cli.common import echo_warnings, resolve_games, table
 
 
 @click.command()
@@ -28,8 +28,6 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     """
     from cardgen.content import composition
     from cardgen.validation import placeholder_texts, validate_games
-
-    from cardgen.cli.common import echo_warnings
 
     loaded = validate_games(settings.content_dir, resolve_games(settings, games))
     for game in loaded:
