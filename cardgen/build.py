@@ -131,6 +131,8 @@ class BuildResult:
     unchanged: int = 0  # files of ``artefacts`` kept from an earlier build (their jobs' inputs are unchanged)
     skipped: int = 0  # jobs skipped whole; ``jobs`` counts those that ran
     ran: list[str] = field(default_factory=list)  # labels of the jobs that ran
+    #: the content's warnings (a game of an earlier content format), for the CLI to show
+    warnings: list[CardgenError] = field(default_factory=list)
 
 
 def write_artefact(options: BuildOptions, relpath: str, data: bytes, *, game: str, kind: str, lang: str | None,
@@ -318,7 +320,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     kept = [Artefact.from_entry(entry) for entry in reuse.kept]
     return BuildResult(sorted(artefacts + kept, key=lambda a: a.path), options.out_dir / MANIFEST,
                        time.perf_counter() - start, len(jobs), workers, removed, staged.recovered,
-                       unchanged=len(kept), skipped=reuse.skipped, ran=sorted(job.label for job in jobs))
+                       unchanged=len(kept), skipped=reuse.skipped, ran=sorted(job.label for job in jobs),
+                       warnings=[warning for game in games.values() for warning in game.warnings])
 
 
 def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,

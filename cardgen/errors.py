@@ -78,6 +78,20 @@ class ContentError(CardgenError):
     """A mistake in the YAML content: syntax, schema or cross-reference."""
 
 
+class NewerRule(ContentError):
+    """A content error under a rule that came with content format ``since``.
+
+    Content written in an earlier format was accepted without the rule, so for it this is a
+    warning, not an error (:func:`cardgen.content.formats.split`).  ``fix`` names the rewrite
+    of :mod:`cardgen.upgrade` that puts it right; None when only the author can (words to write).
+    """
+
+    def __init__(self, message: str, locator: Locator | None = None, *, since: int = 2, fix: str | None = None):
+        super().__init__(message, locator)
+        self.since = since
+        self.fix = fix
+
+
 class ContentErrors(CardgenError):
     """Several content errors found in one run, reported together."""
 

@@ -27,7 +27,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from cardgen.content.model import ID_PATTERN
+from cardgen.content.model import CONTENT_FORMAT, ID_PATTERN
 from cardgen.errors import CardgenError, Locator
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "new-game"
@@ -110,6 +110,7 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
         "width": f"{width:g}",
         "height": f"{height:g}",
         "marker": PLACEHOLDER_MARKERS[starter],
+        "format": CONTENT_FORMAT,
     }
     try:
         content_dir.mkdir(parents=True, exist_ok=True)

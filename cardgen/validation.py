@@ -5,7 +5,8 @@ shared strings), then runs the checks that need a loaded game: the data only its
 its card layout resolved for every card and language (:mod:`cardgen.render.layoutcheck`),
 its rulebook text (:mod:`cardgen.rulebook.sections`) and the references in every other message
 (:func:`cardgen.i18n.status.reference_errors`).  Every problem of every game is collected
-before one :class:`~cardgen.errors.ContentErrors` is raised.
+before one :class:`~cardgen.errors.ContentErrors` is raised.  A game written in an earlier
+content format gets the rules of later formats as warnings (``Game.warnings``), not errors.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def validate_games(content_dir: Path, game_ids: list[str] | None = None,
     templates_dir = templates_dir or default_templates_dir(content_dir)
     errors: list[ContentError] = []
     for game in games:
-        errors += game_errors(game, templates_dir)
+        # a rule of a later content format than the game's is one of its warnings (cardgen.content.formats)
+        errors += game.accept(game_errors(game, templates_dir))
     if errors:
         raise ContentErrors(errors)
     return games

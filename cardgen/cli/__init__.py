@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "preview": "cardgen.cli.preview:preview",
     "preflight": "cardgen.cli.preflight:preflight",
     "serve": "cardgen.cli.serve:serve",
+    "upgrade": "cardgen.cli.upgrade:upgrade",
 }
 
 

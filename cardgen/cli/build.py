@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games
+from cardgen.cli.common import echo_warnings, resolve_games
 from cardgen.render.ink import INK_MODES
 
 
@@ -133,6 +133,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
             bar["bar"].__exit__(None, None, None)
     _summary(result)
     _fallback_warnings(result)
+    echo_warnings(result.warnings)
 
 
 def _fallback_warnings(result) -> None:

@@ -25,6 +25,12 @@ def resolve_games(settings: Settings, names: Sequence[str]) -> list[str]:
     return list(names) or available
 
 
+def echo_warnings(warnings: Sequence[object]) -> None:
+    """Warnings of the library (a game of an earlier content format ...), on stderr."""
+    for warning in warnings:
+        click.secho(f"warning: {warning}", fg="yellow", err=True)
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     """A plain text table with right-aligned numbers."""
     cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]

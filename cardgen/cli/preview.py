@@ -27,13 +27,14 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
     with the trim shown as a faint dashed line. Prints the path written.
     """
     from cardgen.render.layout import default_templates_dir
-    from cardgen.cli.common import resolve_games
+    from cardgen.cli.common import echo_warnings, resolve_games
     from cardgen.content import load_games
     from cardgen.fileio import write_bytes_atomic
     from cardgen.render.preview import default_preview_path, render_preview
 
     resolve_games(settings, [game])
     loaded = load_games(settings.content_dir, [game])[0]
+    echo_warnings(loaded.warnings)
     lang = lang or loaded.meta.source_language
     image = render_preview(loaded, card, lang, back=back, dpi=dpi,
                            templates_dir=default_templates_dir(settings.content_dir))

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Mapping
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games, table
+from cardgen.cli.common import echo_warnings, resolve_games, table
 
 
 @click.command()
@@ -52,6 +52,7 @@ def simulate(
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
+    echo_warnings(loaded.warnings)
     if json_file is not None:  # refuse /dev/null, a FIFO or a folder before the games, not after
         from cardgen.fileio import check_file_target
 

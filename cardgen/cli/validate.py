@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games, table
+from cardgen.cli.common import echo_warnings, resolve_games, table
 
 
 @click.command()
@@ -31,6 +31,7 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
 
     loaded = validate_games(settings.content_dir, resolve_games(settings, games))
     for game in loaded:
+        echo_warnings(game.warnings)
         rows = composition(game)
         click.secho(f"{game.id}: {game.text(game.meta.title)}", bold=True)
         click.echo(

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Iterable
 from cardgen.content.arguments import is_argument_name
 from cardgen.content.model import AttributeSpec
 from cardgen.content.safefile import UnsafeFile, check_name
-from cardgen.errors import ContentError, Locator
+from cardgen.errors import ContentError, Locator, NewerRule
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 GAME = "game.yaml"
 _BRACES = re.compile(r"\{[^{}]*\}")
 CARDS = "cards.yaml"
+#: The rewrite of 'cardgen upgrade' for limits a format 1 game kept without an engine.
+LIMITS_WITHOUT_ENGINE = "limits-without-engine"
 
 
 @dataclass(frozen=True)
@@ -93,6 +95,10 @@ class _Checker:
 
     def fail(self, message: str, locator: Locator) -> None:
         self.errors.append(ContentError(message, locator))
+
+    def fail_from_format_2(self, message: str, locator: Locator, fix: str | None = None) -> None:
+        """A rule content format 1 did not have: a warning for a game still written in it."""
+        self.errors.append(NewerRule(message, locator, since=2, fix=fix))
 
     def card_at(self, index: int, *where: str | int, key: bool = False) -> Locator:
         return self.at(CARDS, "cards", index, *where, key=key, card=self.game.cards[index].id)
@@ -252,13 +258,14 @@ class _Checker:
             if spec.type == "enum" and not spec.values:
                 self.fail("an enum attribute needs a non-empty 'values' list", self.at(GAME, "attributes", name))
             if spec.minimum is not None and spec.maximum is not None and spec.minimum > spec.maximum:
-                self.fail(f"minimum {spec.minimum} is greater than maximum {spec.maximum}: no value fits",
-                          self.at(GAME, "attributes", name, "minimum"))
+                self.fail_from_format_2(f"minimum {spec.minimum} is greater than maximum {spec.maximum}: no "
+                                        "value fits", self.at(GAME, "attributes", name, "minimum"))
             groups = [g.id for g in self.meta.groups]
             for k, group in enumerate(spec.required_in):
                 if group not in groups:
-                    self.fail(f"required_in names group '{group}', which game.yaml does not declare; expected one "
-                              f"of: {', '.join(groups)}", self.at(GAME, "attributes", name, "required_in", k))
+                    self.fail_from_format_2(
+                        f"required_in names group '{group}', which game.yaml does not declare; expected one "
+                        f"of: {', '.join(groups)}", self.at(GAME, "attributes", name, "required_in", k))
         for ci, card in enumerate(self.game.cards):
             for name, value in card.attrs.items():
                 spec = specs.get(name)
@@ -387,10 +394,11 @@ class _Checker:
             return
         if meta.engine is None:
             # limits are measured by playing the game; without an engine nothing would check them
-            self.fail(
+            self.fail_from_format_2(
                 "limits: need an engine to play the game; remove 'limits:' or name the game's "
                 "engine in 'engine:'",
                 self.at(GAME, "limits", key=True),
+                fix=LIMITS_WITHOUT_ENGINE,
             )
         if limits.players is not None and not meta.players.min <= limits.players <= meta.players.max:
             self.fail(

@@ -14,12 +14,12 @@ from typing import Any, Iterator, TypeVar, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from cardgen.content import memo
+from cardgen.content import formats, memo
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
 from cardgen.content.translations import LOCALE_DIR, locale_messages
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
-from cardgen.errors import ContentError, ContentErrors, Locator, shown_path
+from cardgen.errors import ContentError, ContentErrors, Locator, NewerRule, shown_path
 
 GAME_FILE = "game.yaml"
 CARDS_FILE = "cards.yaml"
@@ -53,6 +53,24 @@ class Game:
     display_root: Path | None = None
     #: language -> key -> where a text taken from locale/<language>.po stands
     translation_origins: dict[str, dict[str, Locator]] = field(default_factory=dict, repr=False)
+    #: What the CLI shows as warnings: a game of an earlier content format says so, and each
+    #: rule of a later format it breaks (cardgen.content.formats).  Never an error.
+    warnings: list[ContentError] = field(default_factory=list, repr=False)
+    #: The rules of a later format the game breaks, accepted for its format ('cardgen upgrade' reads them).
+    accepted: list[NewerRule] = field(default_factory=list, repr=False)
+
+    @property
+    def format(self) -> int:
+        """The content format the game folder is written in (game.yaml's ``format:``)."""
+        return self.meta.format
+
+    def accept(self, errors: list[ContentError]) -> list[ContentError]:
+        """``errors`` found in this game, less the rules of a later format than the game's,
+        which become its warnings."""
+        kept, accepted = formats.split(errors, self.format)
+        self.accepted += accepted
+        self.warnings += [formats.as_warning(rule, self.format) for rule in accepted]
+        return kept
 
     @property
     def id(self) -> str:
@@ -147,7 +165,12 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     from cardgen.content import checks  # checks imports Game from here
 
     reader = _Reader(game_dir, display_root)
-    meta = reader.model(GAME_FILE, GameMeta)
+    game_doc = reader.document(GAME_FILE)
+    if game_doc is not None:
+        newer = formats.newer_than_read(game_doc)
+        if newer is not None:  # its other keys may mean what this cardgen cannot know
+            raise ContentErrors([newer])
+    meta = validate_document(game_doc, GameMeta, reader.errors) if game_doc is not None else None
     deck = reader.cards()
     messages: dict[str, dict[str, str]] = {}
     for name, catalogue in reader.text_files():
@@ -183,8 +206,12 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
         game.messages[language] = {**{key: e.text for key, e in found.items()}, **game.messages.get(language, {})}
         game.translation_origins[language] = {key: Locator(file=shown, line=e.line, field=key, language=language)
                                               for key, e in found.items()}
-    if reader.errors:
-        raise ContentErrors(reader.errors)
+    errors = game.accept(reader.errors)
+    if errors:
+        raise ContentErrors(errors)
+    notice = formats.notice(game_doc, meta.format)
+    if notice is not None:
+        game.warnings.insert(0, notice)
     return game
 
 

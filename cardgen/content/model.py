@@ -28,6 +28,10 @@ KEY_PATTERN = r"^[a-z0-9][a-z0-9_-]*(\.[a-z0-9_-]+)*$"
 LANG_PATTERN = r"^[a-z]{2,3}(-[A-Z]{2})?$"
 COLOR_PATTERN = r"^#[0-9a-fA-F]{6}$"
 SETTING_PATTERN = r"^[a-z][a-z0-9_]*$"
+
+#: The content format this cardgen writes; it reads every format from 1 up to this one
+#: (cardgen.content.formats says what changed in each and how 'cardgen upgrade' rewrites it).
+CONTENT_FORMAT = 2
 PLACEHOLDER_PATTERN = r"^[a-z][a-z0-9_]{0,31}$"
 
 PATTERN_MEANINGS = {
@@ -188,6 +192,11 @@ class RulebookSettings(Strict):
 class GameMeta(Strict):
     """Everything about a game except its cards (``game.yaml``)."""
 
+    format: int = Field(
+        default=1, ge=1, le=CONTENT_FORMAT,
+        description="The content format the game folder is written in (cardgen new writes the current one; "
+        "'cardgen upgrade' rewrites an older one). Without it: format 1, written before formats were numbered.",
+    )
     id: Id
     title: MessageKey
     engine: Id | None = Field(default=None, description="Reference engine that plays the game.")

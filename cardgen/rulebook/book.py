@@ -475,9 +475,10 @@ def _pad_booklet(document, render):
     are laid out in a small document of their own: a page to drop, the contents with
     the page numbers now known, the blank pages and the quick reference, which lands on
     its final page number and side. Its pages replace the contents and the quick
-    reference of the first layout. None when the first layout is not as expected (the
-    contents on page 2 alone, the quick reference alone on the last page): then the
-    caller lays the booklet out again.
+    reference of the first layout; without a quick reference the blank pages of such a
+    document simply follow the first layout's pages. None when the first layout is not as
+    expected (the contents on page 2 alone, the quick reference alone on the last page):
+    then the caller lays the booklet out again.
     """
     pages = document.pages
     total = len(pages) + (4 - len(pages) % 4)
@@ -486,7 +487,16 @@ def _pad_booklet(document, render):
         for name in page.anchors:
             starts.setdefault(name, number)
     body = [n for name, n in starts.items() if name not in ("contents", "quick")]
-    if starts.get("contents") != 2 or starts.get("quick") != len(pages) or min(body, default=0) != 3:
+    if starts.get("contents") != 2 or min(body, default=0) != 3:
+        return None
+    if "quick" not in starts:
+        # a game without a quick reference: the blank pages go last and no page number in the
+        # contents changes; the patch's last pages are the blank ones, at their final numbers
+        patch, _ = render(total - 2, dict(starts))
+        if len(patch.pages) != total:
+            return None
+        return document.copy([*pages, *patch.pages[len(pages):]])
+    if starts["quick"] != len(pages):
         return None
     toc_pages = dict(starts, quick=total)
     patch, _ = render(total - 3, toc_pages)

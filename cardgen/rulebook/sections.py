@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Callable
 
 from cardgen.content.arguments import arguments
 from cardgen.content.figures import ImageProblem, checked_image, markdown_images
-from cardgen.errors import ContentError, I18nError, Locator, shown_path
+from cardgen.errors import ContentError, I18nError, Locator, NewerRule, shown_path
 from cardgen.i18n import refs
 
 if TYPE_CHECKING:
@@ -60,6 +60,7 @@ OPENS_FORMATS = "'Formats and variants' prints when this key exists or game.yaml
 EACH_CHOICE = "one for each choice of each rule option in game.yaml (without it the choice's id prints)"
 OPENS_END = "'End of the game' prints only when it has text"
 NEEDS_COVER = "required when game.yaml names a cover picture (rulebook: {cover: ...}); prints only then"
+OPENS_QUICK = "the 'Quick reference' page (and its line in the contents) prints only when it has text"
 
 #: Subsection ids the template leaves out of 'Playing a turn' (its
 #: ``subsections('rules', (...))`` call): those names belong to other sections.
@@ -124,7 +125,7 @@ def _key(pattern: str, section: str, printed: str, role: str, example: tuple[str
 #: Every rulebook text key, in the order the rulebook prints them.
 TEXT_KEYS: tuple[TextKey, ...] = (
     _key("rules.tagline", COVER, "on the cover, under the title", PARAGRAPH,
-         ("rules.tagline", "Light up four colours before anyone else."), required=True),
+         ("rules.tagline", "Light up four colours before anyone else.")),
     _key("rules.cover.alt", COVER, "nowhere on the page: it describes the cover picture to whoever cannot see it "
          "(its alt text)", LABEL, ("rules.cover.alt", "Four strings of lights over a night street."),
          rules=(NEEDS_COVER,)),
@@ -171,9 +172,9 @@ TEXT_KEYS: tuple[TextKey, ...] = (
     _key("rules.end.<N>", END, f"under '{END}', one paragraph each", PARAGRAPH,
          ("rules.end.1", "Ties are broken by the fewest cards in hand."), rules=(NUMBERED, OPENS_END)),
     _key("rules.quick", QUICK, f"on the '{QUICK}' page at the back, as its first bullet", LIST_ITEM,
-         ("rules.quick", "Lights: 2 to 5 players, 60 cards.")),
+         ("rules.quick", "Lights: 2 to 5 players, 60 cards."), rules=(OPENS_QUICK,)),
     _key("rules.quick.<N>", QUICK, f"on the '{QUICK}' page at the back, one bullet each", LIST_ITEM,
-         ("rules.quick.1", "**Your turn:** play one card or draw one."), required=True, rules=(NUMBERED,)),
+         ("rules.quick.1", "**Your turn:** play one card or draw one."), rules=(NUMBERED, OPENS_QUICK)),
 )
 
 
@@ -212,6 +213,12 @@ def check_rulebook_text(game: "Game") -> list[ContentError]:
     with nothing but one), and placeholders the rulebook cannot fill.  Each
     translation (``locale/<lang>.po``): the placeholders of its translated
     ``rules.*`` entries.  Errors name the file, and the line where there is one.
+
+    Only what a rulebook cannot be without is required: a goal, setup steps, turn steps
+    and the names of the rule options' choices (else their ids would print); a section
+    without text (the tagline, the quick reference, the end of the game ...) is left out.
+    Each problem is a :class:`~cardgen.errors.NewerRule` of content format 2: a game
+    written in format 1 gets it as a warning (:mod:`cardgen.content.formats`).
     """
     return _Checker(game).run()
 
@@ -259,7 +266,7 @@ class _Checker:
             where = Locator(file=self.document.display_path)
         else:
             where = self.document.locate(("messages", key), key=True)
-        self.errors.append(ContentError(message, where))
+        self.errors.append(_newer_rule(message, where))
 
     @functools.cached_property
     def candidates(self) -> list[str]:
@@ -467,7 +474,7 @@ class _Checker:
                 problems += self.picture_problems(key, self.matched[key][0], entry.text)
                 for problem in problems:
                     where = Locator(file=shown, line=entry.line, field=key, language=language)
-                    self.errors.append(ContentError(f"translation of '{key}': {problem}", where))
+                    self.errors.append(_newer_rule(f"translation of '{key}': {problem}", where))
 
     # -- pictures ---------------------------------------------------------------------------
     def picture_problems(self, key: str, entry: TextKey, text: str) -> list[str]:
@@ -509,6 +516,12 @@ class _Checker:
             self.errors.append(ContentError(
                 f"the rulebook cover picture '{cover[:80]}' has no description: write what it shows as '{key}' in "
                 f"text/{self.language}.yaml (the PDF's alt text, read out to whoever cannot see it)", where))
+
+
+def _newer_rule(message: str, where: Locator) -> ContentError:
+    """A rulebook text problem: validate checks rulebook text since content format 2, so a
+    game written in format 1 (which printed what it had) gets it as a warning."""
+    return NewerRule(message, where, since=2)
 
 
 def _option_keys(game: "Game") -> list[str]:

@@ -208,3 +208,67 @@ def test_a_date_pattern_babel_cannot_use_is_a_clear_error():
         with pytest.raises(RenderError, match=r"'rulebook.date-format' \(en\) is .*not a date pattern") as failed:
             _printed_date(date(2025, 6, 30), Texts(pattern))
         assert str(failed.value).startswith("games/common/text/en.yaml:3 (field rulebook.date-format, language en)")
+
+
+# --- sections a game does not write ------------------------------------------------------
+
+
+def _mini_without(tmp_path: Path, left_out: tuple[str, ...]):
+    """tests/data/mini (format 2) without the rulebook keys ``left_out``."""
+    import shutil
+
+    from cardgen.content import load_game
+
+    game_dir = Path(shutil.copytree(ROOT / "tests" / "data" / "mini", tmp_path / "content" / "mini"))
+    text = game_dir / "text" / "ru.yaml"
+    lines = text.read_text("utf-8").splitlines(keepends=True)
+    text.write_text("".join(line for line in lines if not line.strip().startswith(left_out)), "utf-8")
+    game = load_game(game_dir, display_root=tmp_path)
+    assert game.format == 2 and game.warnings == []
+    return game
+
+
+def test_a_rulebook_leaves_out_the_tagline_and_quick_reference_a_game_does_not_write(tmp_path):
+    game = _mini_without(tmp_path, ("rules.tagline", "rules.quick"))
+    for paper in ("a4", "a5"):
+        book = build_rulebook(game, "ru", paper)
+        pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(book.pdf)).pages]
+        text = "\n".join(pages)
+        assert "Памятка" not in text  # no quick-reference page, no line for it in the contents
+        assert "Маленькая игра для проверок." not in text  # the tagline
+        assert "Содержание" in pages[1] and "Подготовка" in pages[1]  # the contents, with the rest
+        assert "Сыграй или возьми." not in text and "Сбросить все карты." in text
+        assert pages[-1].strip() == "" or paper == "a4"  # a booklet's padding: blank pages at the back
+        assert book.warnings == []
+        if paper == "a5":
+            assert len(pages) % 4 == 0
+
+
+def test_a_rulebook_prints_the_tagline_and_quick_reference_a_game_writes(tmp_path):
+    game = _mini_without(tmp_path, ())
+    pages = [page.extract_text() or "" for page in PdfReader(io.BytesIO(build_rulebook(game, "ru", "a4").pdf)).pages]
+    assert "Маленькая игра для проверок." in pages[0]
+    assert "Памятка" in pages[1]  # in the contents
+    assert "Памятка" in pages[-1] and "Сыграй или возьми." in pages[-1]
+
+
+def test_a_booklet_without_quick_reference_is_padded_as_a_whole_new_layout_would_be(tmp_path, monkeypatch):
+    """The padding pages of a booklet without a quick reference come from a small patch
+    document; laid out whole again, the booklet reads the same, page by page."""
+    import cardgen.rulebook.book as book
+
+    game = _mini_without(tmp_path, ("rules.tagline", "rules.quick"))
+    padded = []
+    real = book._pad_booklet
+    monkeypatch.setattr(book, "_pad_booklet", lambda document, render: padded.append(real(document, render))
+                        or padded[-1])
+    patched = build_rulebook(game, "ru", "a5")
+    assert padded and padded[0] is not None  # the patch was used, not a second whole layout
+    monkeypatch.setattr(book, "_pad_booklet", lambda document, render: None)
+    whole = build_rulebook(game, "ru", "a5")
+
+    def texts(pdf):
+        return [page.extract_text() or "" for page in PdfReader(io.BytesIO(pdf)).pages]
+
+    assert patched.pages == whole.pages and patched.pages % 4 == 0 and patched.pages > 4
+    assert texts(patched.pdf) == texts(whole.pdf)

@@ -126,9 +126,7 @@ def test_every_missing_required_key_is_reported_in_one_call_naming_the_source_fi
     left_out = ("rules.tagline", "rules.goal", "rules.setup.1", "rules.quick.1", "rules.options.stuck.pass")
     rules = {k: v for k, v in COMPLETE.items() if k not in left_out}
     errors = messages_of(check_rulebook_text(load(write_game(tmp_path, rules))))
-    assert errors == [
-        "content/lights/text/en.yaml: missing required rulebook text 'rules.tagline' "
-        "(printed on the cover, under the title)",
+    assert errors == [  # the tagline and the quick reference are optional: not among them
         "content/lights/text/en.yaml: missing required rulebook text 'rules.goal' "
         "(printed under 'Goal of the game')",
         "content/lights/text/en.yaml: missing required rulebook text 'rules.setup.1' "
@@ -136,9 +134,29 @@ def test_every_missing_required_key_is_reported_in_one_call_naming_the_source_fi
         "content/lights/text/en.yaml: missing required rulebook text 'rules.options.stuck.pass' "
         "(printed under 'Formats and variants', in the rule options table, as the name of choice "
         "'pass' of option 'stuck')",
-        "content/lights/text/en.yaml: missing required rulebook text 'rules.quick.1' "
-        "(printed on the 'Quick reference' page at the back, one bullet each)",
     ]
+
+
+def test_only_a_goal_setup_turn_and_option_names_are_required():
+    required = sorted(entry.pattern for entry in TEXT_KEYS if entry.required)
+    assert required == ["rules.goal", "rules.options.<option>.<choice>", "rules.setup.<N>", "rules.turn.<N>"]
+
+
+def test_a_game_without_tagline_quick_reference_intro_or_end_passes(tmp_path):
+    optional = [k for k in COMPLETE if k.startswith(("rules.tagline", "rules.quick", "rules.intro", "rules.end"))]
+    assert len(optional) == 4
+    rules = {k: v for k, v in COMPLETE.items() if k not in optional}
+    assert messages_of(check_rulebook_text(load(write_game(tmp_path, rules)))) == []
+
+
+def test_rulebook_text_problems_are_rules_of_content_format_2(tmp_path):
+    """A game written in format 1 was never checked: each problem is a NewerRule (a warning for it)."""
+    from cardgen.errors import NewerRule
+
+    rules = {k: v for k, v in COMPLETE.items() if k != "rules.goal"} | {"rules.unknown.1": "x"}
+    errors = check_rulebook_text(load(write_game(tmp_path, rules)))
+    assert len(errors) == 2
+    assert all(isinstance(error, NewerRule) and error.since == 2 and error.fix is None for error in errors)
 
 
 def test_unknown_and_malformed_keys_are_reported_with_their_line_and_a_suggestion(tmp_path):
