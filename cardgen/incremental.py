@@ -265,14 +265,14 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
         if langs is None:
             digest = inputs.of(job, None)
             if intact(digest):
-                kept += by_hash[digest]
+                kept += _of_job(by_hash[digest], job)
                 skipped += 1
             else:
                 run.append(replace(job, inputs=((None, digest),)))
             continue
         hashes = {lang: inputs.of(job, (lang,)) for lang in langs}
         stale = tuple(lang for lang in langs if not intact(hashes[lang]))
-        kept += [entry for lang in langs if lang not in stale for entry in by_hash[hashes[lang]]]
+        kept += _of_job([entry for lang in langs if lang not in stale for entry in by_hash[hashes[lang]]], job)
         if not stale:
             skipped += 1
         elif stale == tuple(langs):
@@ -284,6 +284,14 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
                                targets=tuple(t for t in job.targets if t[1] in stale),
                                inputs=tuple((lang, hashes[lang]) for lang in stale)))
     return Reuse(run, kept, skipped)
+
+
+def _of_job(entries: list[dict[str, Any]], job) -> list[dict[str, Any]]:
+    """Kept entries as the job would write them now: under its request (an entry written before
+    requests were recorded gets it; the hash of the inputs fixes the job, so nothing else changes)."""
+    request = getattr(job, "request", "")
+    return [dict(entry, request=request) if request and entry.get("request") != request else entry
+            for entry in entries]
 
 
 def on_disk(out_dir: Path, entry: dict[str, Any]) -> bool:
