@@ -116,7 +116,17 @@ def _leftovers(root: Path) -> list[str]:
 def _previous_build(decks: Path, out: Path) -> None:
     build(BuildOptions(content_dir=decks, out_dir=out, workers=1, **SMALL))
     (out / ".hidden-note").write_text("kept\n", "utf-8")
-    (out / "quiz" / "ru" / "png-tgc" / "999-stale.png").write_bytes(b"stale")  # would be removed by a commit
+    _list_a_stale_png(out, "quiz/ru/png-tgc/999-stale.png")  # would be removed by a commit
+
+
+def _list_a_stale_png(out: Path, path: str) -> None:
+    """A shop PNG in the manifest, as an earlier version of the PNG job wrote it (a card since dropped)."""
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    png = next(entry for entry in data["files"] if entry["kind"] == "shop-png")
+    data["files"].append(dict(png, path=path, sha256=hashlib.sha256(b"stale").hexdigest(), inputs="0" * 64))
+    (out / path).write_bytes(b"stale")
+    manifest.write_text(json.dumps(data, indent=1) + "\n", "utf-8")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -196,7 +206,7 @@ def test_a_successful_build_leaves_no_staging_folder_nor_temporary_file(decks, t
     _previous_build(decks, out)
     result = build(BuildOptions(content_dir=decks, out_dir=out, workers=2, producers=("cards",)))
     assert _leftovers(tmp_path) == []
-    assert result.removed == ["quiz/ru/png-tgc/999-stale.png"] and result.recovered == []
+    assert [r.path for r in result.removed] == ["quiz/ru/png-tgc/999-stale.png"] and result.recovered == []
     listed = {entry["path"] for entry in json.loads((out / "manifest.json").read_text("utf-8"))["files"]}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json", "index.html", ".hidden-note"}

@@ -79,7 +79,7 @@ def test_page_links_every_manifest_file_and_shows_every_face_and_back(decks, tmp
     assert len(links.images) == sum(len({f["sha256"] for f in pngs if f["lang"] == lang}) for lang in ("ru", "en"))
     assert not re.search(r"https?://", page), "the page must not reach the network"
     assert "<td>question</td>" in page and "<td>double</td>" in page  # composition per group and kind
-    assert '<td>a4</td><td>full</td>' in page  # paper and ink of the print-and-play PDF
+    assert '<td>pnp</td><td>full</td><td>a4</td>' in page  # ink and paper of the print-and-play PDF
 
 
 def test_page_is_deterministic_and_keeps_earlier_entries(decks, tmp_path, monkeypatch):
