@@ -14,9 +14,9 @@ design).  Jobs write into a staging folder, the hidden sibling
 ``<parent>/.<out-name>.cardgen-staging-<random>`` of the output folder
 (``BuildOptions.staging_dir``; artefact paths stay relative to the output
 folder).  Only when every job succeeded does the commit move the staged files
-into place, delete the stale files of the rebuilt games and languages and put
-the manifest in place last, after writing a journal of those steps that the
-next build rolls forward should the process die half-way.  Anything else -- a
+into place, delete the stale files (below) and put the manifest in place last,
+after writing a journal of those steps that the next build rolls forward should
+the process die half-way.  Anything else -- a
 job's error, any BaseException a library raises in a job (reported as a
 :class:`~cardgen.errors.RenderError` with the job's label), a worker process
 dying, KeyboardInterrupt in the parent -- removes the staging folder and leaves
@@ -25,10 +25,28 @@ folder the next build removes (workers notice that their build process died and
 exit).  Failures before any job runs (planning, ``--strict``) do not create a
 staging folder at all.
 
-Rebuilding with the same inputs gives byte-identical files
-(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).  So a job whose inputs are unchanged
-since it wrote its files, still in place, is skipped and its manifest entries kept
-(:mod:`cardgen.incremental`); the manifest is the same as a clean build's.
+Builds add, they don't take away.  Each manifest entry names the *request* that
+made it (:func:`request_key`: producer, job, paper, ink, printer, tabletop format and
+the options that change file names), so a plain build, then ``--printer``,
+``--tabletop`` and ``--ink`` builds into one folder leave all their files there and
+in the manifest.  An earlier file is *stale*, and deleted, only when it is listed,
+still holds the bytes listed, and either its request ran again for its game and
+language without making it (a card dropped) or its game, built now, no longer has
+its language (:class:`Made`).  ``--clean`` (``BuildOptions.clean``) makes every
+listed file this build did not make stale.  A file the manifest does not list is
+never deleted, nor one changed since it was written (it leaves the manifest and the
+build says so); a game this build does not load keeps its files (it may come from
+another content folder).
+
+Rebuilding with the same inputs gives byte-identical files (``SOURCE_DATE_EPOCH`` sets
+the PDF dates when given).  So a job whose inputs are unchanged since it wrote its
+files, still in place, is skipped and its manifest entries kept (:mod:`cardgen.incremental`).
+What an incremental build asked for -- its files and their manifest entries -- is
+byte for byte what a clean build of the same request writes into an empty folder;
+beside them the manifest lists the other requests' files as their builds left them,
+for each path the entry of the last build that wrote it.  So the same builds run
+with or without ``force`` leave the same folder, and a ``--clean`` build leaves
+exactly what a build into an empty folder writes (plus files cardgen did not make).
 """
 
 from __future__ import annotations
@@ -192,10 +210,12 @@ def request_key(options: BuildOptions, job: Job) -> str:
     e.g. ``cards/pnp ink=greyscale paper=a4`` or ``cards/png printer_id=tgc fold=true``.
 
     Every manifest entry carries the key of the job that wrote it.  A build removes an
-    earlier file only when it ran (or kept) the same request for that file's game and
-    language, or for a game that no longer has the language, and that request did not
-    make the file again: a card gone from the game, not a kind of file this build was
-    not asked for.  Readable on purpose, as the reason the build gives for a removal."""
+    earlier file of a request only when it ran (or kept) the same request for that file's
+    game and language and did not make the file again: a card gone from the game, not a
+    kind of file this build was not asked for.  Options that change only a file's bytes
+    (:data:`cardgen.incremental.SAME_FILES`) are no part of it: a build with another
+    ``--back-offset`` replaces the files of the last.  Readable on purpose, as the reason
+    the build gives for a removal."""
     from cardgen.incremental import request_options
 
     fields = {key: value for key, value in job.args if key not in SLICE_ARGS}

@@ -29,8 +29,10 @@ language's files are the same whichever languages share the job.
 
 A job (or language of one) is skipped when the previous manifest lists files with its hash
 and every one of them is still in the output folder with the SHA-256 recorded; its entries
-are carried into the new manifest.  The hashes depend on the inputs only, so an incremental
-build writes the same manifest, byte for byte, as a clean one.
+are carried into the new manifest (under the job's request).  The hashes depend on the
+inputs only, so an incremental build writes the same files and manifest entries, byte for
+byte, as a clean build of the same request (:mod:`cardgen.build` says what else the
+manifest keeps).
 """
 
 from __future__ import annotations

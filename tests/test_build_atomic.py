@@ -17,7 +17,7 @@ import pytest
 
 from cardgen.build import PRODUCERS, BuildOptions, Job, build, write_artefact
 from cardgen.errors import RenderError
-from cardgen.fileio import JOURNAL, StagedUpdate, recover, staging_folders
+from cardgen.fileio import JOURNAL, CommitPlan, StagedUpdate, _apply, recover, staging_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "tests" / "data" / "decks"
@@ -514,3 +514,18 @@ def test_two_builds_into_one_folder_at_once_take_turns(decks, tmp_path):
         _kill_group(second)
     assert _manifest_matches_the_files(out) == []
     assert _leftovers(tmp_path) == []
+
+
+def test_a_commit_removes_the_folders_its_deletions_empty_and_can_be_repeated(tmp_path):
+    out = tmp_path / "out"
+    for rel in ("g/en/png-mpc/1.png", "g/en/png-mpc/2.png", "g/en/keep.pdf", "g/de/png-mpc/1.png"):
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(b"x")
+    remove = ("g/en/png-mpc/1.png", "g/en/png-mpc/2.png", "g/de/png-mpc/1.png")
+    with StagedUpdate(out) as staged:
+        (staged.path / "manifest.json").write_text("{}", "utf-8")
+        plan = staged.commit(lambda: CommitPlan((), remove, "manifest.json"))
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["g", "g/en", "g/en/keep.pdf",
+                                                                            "manifest.json"]
+    _apply(out, tmp_path / "gone", plan)  # rolled forward a second time: nothing left to do, nothing fails
+    assert (out / "g" / "en" / "keep.pdf").is_file()
