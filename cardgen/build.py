@@ -372,11 +372,18 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
         text, outcome["removed"], outcome["left"] = _manifest(options, artefacts, made, reuse.kept)
         files = json.loads(text)["files"]
         outcome["listed"] = len(files)
-        write_text_atomic(staging / MANIFEST, text)
-        # output/index.html, a view of the manifest (so not listed in it), goes in with the files
-        write_text_atomic(staging / INDEX_PAGE, index_html(files, options.content_dir))
-        return CommitPlan(tuple(sorted({a.path for a in artefacts} | {INDEX_PAGE})),
-                          tuple(r.path for r in outcome["removed"]), MANIFEST)
+        # output/index.html, a view of the manifest (so not listed in it), goes in with the files;
+        # either goes in only when it changed, so that a build with nothing to do writes nothing
+        page = index_html(files, options.content_dir)
+        moves = {a.path for a in artefacts}
+        if _differs(options.out_dir / INDEX_PAGE, page):
+            write_text_atomic(staging / INDEX_PAGE, page)
+            moves.add(INDEX_PAGE)
+        last = None
+        if _differs(options.out_dir / MANIFEST, text):
+            write_text_atomic(staging / MANIFEST, text)
+            last = MANIFEST
+        return CommitPlan(tuple(sorted(moves)), tuple(r.path for r in outcome["removed"]), last)
 
     with StagedUpdate(options.out_dir) as staged:
         artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
@@ -459,6 +466,14 @@ def _tag(job: Job, artefacts: list[Artefact]) -> list[Artefact]:
                     **({"inputs": found} if found else {}))
 
     return [replace(a, extra=tuple(sorted(tags(a).items()))) for a in artefacts]
+
+
+def _differs(path: Path, text: str) -> bool:
+    """Whether ``path`` is not a regular file holding exactly ``text``."""
+    try:
+        return not path.is_file() or path.is_symlink() or path.read_bytes() != text.encode("utf-8")
+    except OSError:
+        return True
 
 
 def _manifest_entries(out_dir: Path) -> list:

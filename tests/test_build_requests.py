@@ -69,6 +69,11 @@ def _files(out: Path) -> dict[str, bytes]:
     return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
+def _stamps(out: Path) -> dict[str, tuple[int, int]]:
+    """Each file's inode and modification time: a file written again (renamed over) changes them."""
+    return {p.relative_to(out).as_posix(): (p.stat().st_ino, p.stat().st_mtime_ns) for p in out.rglob("*")}
+
+
 def _kinds(entries: dict[str, dict]) -> set[tuple[str, str | None]]:
     """(kind, ink / printer / format) of every entry."""
     return {(e["kind"], e.get("ink") or e.get("printer") or e.get("format")) for e in entries.values()}
@@ -112,12 +117,13 @@ def test_a_plain_printer_tabletop_and_ink_build_into_one_folder_leave_all_four_k
         assert row in page, row
     assert all(f'href="{path}"' in page for path in entries)
 
-    # no change: a rebuild of any of the four requests runs nothing, removes nothing, changes no byte
-    before = _files(out)
+    # no change: a rebuild of any of the four requests runs nothing, removes nothing, writes nothing
+    before, stamps = _files(out), _stamps(out)
     for changes in (*SEQUENCE, {}):
         again = build(_options(content, out, **changes))
         assert again.ran == [] and again.removed == [], changes
-        assert _files(out) == before
+        assert _stamps(out) == stamps, changes  # not even the manifest and the page
+    assert _files(out) == before
 
     # incremental equals forced: the same four builds with every job run write the same folder, byte for byte
     # (into the same place: the Tabletop Simulator save names its images by file:// path)
