@@ -16,14 +16,14 @@ design).  Jobs write into a staging folder, the hidden sibling
 folder).  Only when every job succeeded does the commit move the staged files
 into place, delete the stale files (below) and put the manifest in place last,
 after writing a journal of those steps that the next build rolls forward should
-the process die half-way.  Anything else -- a
-job's error, any BaseException a library raises in a job (reported as a
-:class:`~cardgen.errors.RenderError` with the job's label), a worker process
-dying, KeyboardInterrupt in the parent -- removes the staging folder and leaves
-the output folder as it was; so does SIGKILL before the commit, whose staging
-folder the next build removes (workers notice that their build process died and
-exit).  Failures before any job runs (planning, ``--strict``) do not create a
-staging folder at all.
+the process die half-way.  Anything else -- a job's error, any BaseException a
+library raises in a job (reported as a :class:`~cardgen.errors.RenderError` with
+the job's label), a worker process dying, KeyboardInterrupt in the parent --
+removes the staging folder and leaves the output folder as it was; so does
+SIGKILL before the commit, whose staging folder the next build removes (workers
+notice that their build process died and exit).  Failures before any job runs
+(planning, ``--strict``) do not create a staging folder at all.  The manifest and
+the page go in only when they changed: a build with nothing to do writes nothing.
 
 Builds add, they don't take away.  Each manifest entry names the *request* that
 made it (:func:`request_key`: producer, job, paper, ink, printer, tabletop format and
@@ -207,7 +207,7 @@ def request_key(options: BuildOptions, job: Job) -> str:
     """What ``job`` was asked to make, the same for every game, language and slice of it:
     its producer and function, its other arguments (paper, ink, printer, formats) and the
     build options that can change which files it makes (:func:`cardgen.incremental.request_options`),
-    e.g. ``cards/pnp ink=greyscale paper=a4`` or ``cards/png printer_id=tgc fold=true``.
+    e.g. ``cards/pnp ink=greyscale paper=a4`` or ``cards/png fold=true printer_id=tgc``.
 
     Every manifest entry carries the key of the job that wrote it.  A build removes an
     earlier file of a request only when it ran (or kept) the same request for that file's
