@@ -248,3 +248,25 @@ def test_cli_says_what_it_removed_and_why_and_only_when_it_did(content, tmp_path
     assert "mini/ru/mini-ru-pnp-a4-greyscale.pdf" in clean.output
     again = CliRunner().invoke(cli, [*args, "--clean"])
     assert again.exit_code == 0 and not re.search("^removed", again.output, re.M), again.output
+
+
+def test_a_damaged_manifest_never_removes_a_file_outside_the_output_folder(content, tmp_path):
+    """Entries naming paths out of the folder, or a symlink out of it, under a request this build
+    runs: the files they point at stay."""
+    out = tmp_path / "out"
+    options = _options(content, out, producers=("cards",), papers=("a4",), langs=("ru",))
+    build(options)
+    victim = tmp_path / "victim.png"
+    victim.write_bytes(b"victim")
+    (out / "mini" / "ru" / "png-tgc" / "009-link.png").symlink_to(victim)
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    png = next(entry for entry in data["files"] if entry["kind"] == "shop-png")
+    digest = hashlib.sha256(b"victim").hexdigest()
+    for path in ("../victim.png", str(victim), "mini/ru/png-tgc/009-link.png", "mini/ru/../../../victim.png"):
+        data["files"].append(dict(png, path=path, sha256=digest, inputs="0" * 64))
+    manifest.write_text(json.dumps(data), "utf-8")
+    for clean in (False, True):
+        result = build(_options(content, out, producers=("cards",), papers=("a4",), langs=("ru",), clean=clean))
+        assert result.removed == [] and victim.read_bytes() == b"victim"
+    assert not any(path.startswith(("/", "..")) or "/../" in path for path in _entries(out))
