@@ -19,12 +19,12 @@ complete; the rename is atomic on POSIX.
   the target the caller decides (:class:`CommitPlan`) which staged files to move, which
   stale files of the target to delete and which staged file goes last (the manifest, so
   that it never lists a file not yet in place).  A journal of that plan is written into
-  the staging folder (itself atomically), then the moves, the deletions (with the folders
-  they leave empty) and the last file run, then the journal and the staging folder go.  A
-  commit is renames only, well under a second even for hundreds of files, but a SIGKILL
-  can still land in it: the next update of the target finds the journal and *rolls
-  forward*, redoing each step that is not done yet (a moved file is no longer in staging, a
-  deleted file is gone, so every step can be repeated).  Forward rather than back because every staged file was complete and the
+  the staging folder (itself atomically), then the moves, the deletions and the last file
+  run, then the journal and the staging folder go.  A commit is renames only, well under a
+  second even for hundreds of files, but a SIGKILL can still land in it: the next update
+  of the target finds the journal and *rolls forward*, redoing each step that is not done
+  yet (a moved file is no longer in staging, a deleted file is gone, so every step can be
+  repeated).  Forward rather than back because every staged file was complete and the
   caller had accepted them: finishing needs no copy of the old files and gives the state
   that was asked for.  SIGINT, SIGTERM and SIGHUP are held back while the journal exists
   (main thread) and delivered after it, so Ctrl-C never splits a commit.  Swapping whole
@@ -241,11 +241,13 @@ def _remove_empty_folders(target: Path, rel: str) -> None:
     """The folders of a deleted file that it leaves empty (``png-mpc/`` after its last PNG), up to ``target``."""
     parts = rel.split("/")[:-1]
     while parts:
+        folder = target.joinpath(*parts)
         try:
-            (target.joinpath(*parts)).rmdir()
-        except OSError:  # not empty (or gone already): neither are the folders above it
-            if (target.joinpath(*parts)).is_dir():
+            folder.rmdir()
+        except OSError:
+            if folder.is_dir():  # not empty: neither are the folders above it
                 return
+            # gone already (a commit rolled forward again): its parent may still be empty
         parts.pop()
 
 

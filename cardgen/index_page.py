@@ -4,8 +4,9 @@ The page is made from the manifest's entries alone (this build's files and those
 earlier builds), plus each game's composition table when its content can still be loaded, so
 it describes exactly the files the manifest lists.  Per game and language it shows:
 
-* a thumbnail of every card face and back: the shop PNGs of the build (of one printer when
-  several printers' PNGs are there, the first by name), shown small by the browser (``width`` attribute, ``loading="lazy"``) rather than written again as thumbnails.
+* a thumbnail of every card face and back: the shop PNGs of the build (one printer's when
+  several printers' PNGs are there, the first by name), shown small by the browser
+  (``width`` attribute, ``loading="lazy"``) rather than written again as thumbnails.
   Making thumbnails would mean decoding and re-encoding every PNG at commit time (hundreds
   per build, seconds in one process); the shop PNGs are already there, and a lazy image
   costs the browser nothing until it is scrolled into view.  Identical pictures (the copies
@@ -152,8 +153,8 @@ def _language_section(game: str, lang: str, entries: list[dict]) -> list[str]:
     counts: dict[tuple[str, str], int] = defaultdict(int)
     for entry in entries:
         counts[(str(entry.get("kind")), variant(entry))] += 1
-    out.append("<p>" + ", ".join(f"{counts[key]} {escape(_kind_label(*key))}" for key in sorted(counts, key=_kind_order))
-               + "</p>")
+    shown = [f"{counts[key]} {escape(_kind_label(*key))}" for key in sorted(counts, key=_kind_order)]
+    out.append("<p>" + ", ".join(shown) + "</p>")
     by_printer: dict[str, list[dict]] = defaultdict(list)
     for entry in images:
         by_printer[variant(entry)].append(entry)
