@@ -527,5 +527,6 @@ def test_a_commit_removes_the_folders_its_deletions_empty_and_can_be_repeated(tm
         plan = staged.commit(lambda: CommitPlan((), remove, "manifest.json"))
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["g", "g/en", "g/en/keep.pdf",
                                                                             "manifest.json"]
-    _apply(out, tmp_path / "gone", plan)  # rolled forward a second time: nothing left to do, nothing fails
+    # rolled forward a second time: nothing left to do, nothing fails, nothing said to be done
+    assert _apply(out, tmp_path / "gone", plan) == (0, 0)
     assert (out / "g" / "en" / "keep.pdf").is_file()
