@@ -14,21 +14,39 @@ design).  Jobs write into a staging folder, the hidden sibling
 ``<parent>/.<out-name>.cardgen-staging-<random>`` of the output folder
 (``BuildOptions.staging_dir``; artefact paths stay relative to the output
 folder).  Only when every job succeeded does the commit move the staged files
-into place, delete the stale files of the rebuilt games and languages and put
-the manifest in place last, after writing a journal of those steps that the
-next build rolls forward should the process die half-way.  Anything else -- a
-job's error, any BaseException a library raises in a job (reported as a
-:class:`~cardgen.errors.RenderError` with the job's label), a worker process
-dying, KeyboardInterrupt in the parent -- removes the staging folder and leaves
-the output folder as it was; so does SIGKILL before the commit, whose staging
-folder the next build removes (workers notice that their build process died and
-exit).  Failures before any job runs (planning, ``--strict``) do not create a
-staging folder at all.
+into place, delete the stale files (below) and put the manifest in place last,
+after writing a journal of those steps that the next build rolls forward should
+the process die half-way.  Anything else -- a job's error, any BaseException a
+library raises in a job (reported as a :class:`~cardgen.errors.RenderError` with
+the job's label), a worker process dying, KeyboardInterrupt in the parent --
+removes the staging folder and leaves the output folder as it was; so does
+SIGKILL before the commit, whose staging folder the next build removes (workers
+notice that their build process died and exit).  Failures before any job runs
+(planning, ``--strict``) do not create a staging folder at all.  The manifest and
+the page go in only when they changed: a build with nothing to do writes nothing.
 
-Rebuilding with the same inputs gives byte-identical files
-(``SOURCE_DATE_EPOCH`` sets the PDF dates when given).  So a job whose inputs are unchanged
-since it wrote its files, still in place, is skipped and its manifest entries kept
-(:mod:`cardgen.incremental`); the manifest is the same as a clean build's.
+Builds add, they don't take away.  Each manifest entry names the *request* that
+made it (:func:`request_key`: producer, job, paper, ink, printer, tabletop format and
+the options that change file names), so a plain build, then ``--printer``,
+``--tabletop`` and ``--ink`` builds into one folder leave all their files there and
+in the manifest.  An earlier file is *stale*, and deleted, only when it is listed,
+still holds the bytes listed, and either its request ran again for its game and
+language without making it (a card dropped) or its game, built now, no longer has
+its language (:class:`Made`).  ``--clean`` (``BuildOptions.clean``) makes every
+listed file this build did not make stale.  A file the manifest does not list is
+never deleted, nor one changed since it was written (it leaves the manifest and the
+build says so); a game this build does not load keeps its files (it may come from
+another content folder).
+
+Rebuilding with the same inputs gives byte-identical files (``SOURCE_DATE_EPOCH`` sets
+the PDF dates when given).  So a job whose inputs are unchanged since it wrote its
+files, still in place, is skipped and its manifest entries kept (:mod:`cardgen.incremental`).
+What an incremental build asked for -- its files and their manifest entries -- is
+byte for byte what a clean build of the same request writes into an empty folder;
+beside them the manifest lists the other requests' files as their builds left them,
+for each path the entry of the last build that wrote it.  So the same builds run
+with or without ``force`` leave the same folder, and a ``--clean`` build leaves
+exactly what a build into an empty folder writes (plus files cardgen did not make).
 """
 
 from __future__ import annotations
@@ -38,6 +56,7 @@ import importlib
 import json
 import multiprocessing
 import os
+import re
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -82,6 +101,7 @@ class BuildOptions:
     tabletop_url: str | None = None  # where the output folder is served, for TTS image addresses; None: file://
     staging_dir: Path | None = None  # set by build(): where write_artefact writes; None: out_dir itself
     force: bool = False  # rerun every job, even those whose inputs are unchanged (cardgen.incremental)
+    clean: bool = False  # remove every file of the manifest this build does not make (else only stale ones)
 
 
 @dataclass(frozen=True)
@@ -93,6 +113,7 @@ class Job:
     cost: float = 1.0  # rough relative time; bigger jobs start first
     targets: tuple[tuple[str, str | None], ...] = ()  # (game, lang) pairs whose files this job rewrites
     inputs: tuple[tuple[str | None, str], ...] = ()  # language (None: all) -> hash of its inputs, set by build()
+    request: str = ""  # what was asked for, set by build() (request_key): the files it makes replace its old ones
 
 
 @dataclass(frozen=True)
@@ -119,6 +140,14 @@ class Artefact:
                    extra=tuple(sorted((k, v) for k, v in entry.items() if k not in names)))
 
 
+@dataclass(frozen=True)
+class Removal:
+    """A file of the manifest that a build took out of it, and why."""
+
+    path: str  # relative to the output folder
+    reason: str
+
+
 @dataclass
 class BuildResult:
     artefacts: list[Artefact]
@@ -126,11 +155,13 @@ class BuildResult:
     seconds: float
     jobs: int
     workers: int
-    removed: list[str] = field(default_factory=list)
+    removed: list[Removal] = field(default_factory=list)  # files deleted: stale, or not made by a --clean build
+    left: list[Removal] = field(default_factory=list)  # files that would have gone, changed since written: kept
     recovered: list[str] = field(default_factory=list)  # what was cleaned up after builds that died
     unchanged: int = 0  # files of ``artefacts`` kept from an earlier build (their jobs' inputs are unchanged)
     skipped: int = 0  # jobs skipped whole; ``jobs`` counts those that ran
     ran: list[str] = field(default_factory=list)  # labels of the jobs that ran
+    listed: int = 0  # files the manifest lists: ``artefacts`` and those of other requests kept from earlier builds
     #: the content's warnings (a game of an earlier content format), for the CLI to show
     warnings: list[CardgenError] = field(default_factory=list)
 
@@ -167,6 +198,38 @@ def load_game_cached(content_dir: Path, game_id: str):
 def _resolve(target: str) -> Callable:
     module, attribute = target.split(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+#: Job arguments that say which part of a request a job does (its game, languages, a slice of
+#: its cards), not what is asked for: left out of the request key.
+SLICE_ARGS = frozenset({"game_id", "lang", "langs", "part", "parts"})
+
+
+def request_key(options: BuildOptions, job: Job) -> str:
+    """What ``job`` was asked to make, the same for every game, language and slice of it:
+    its producer and function, its other arguments (paper, ink, printer, formats) and the
+    build options that can change which files it makes (:func:`cardgen.incremental.request_options`),
+    e.g. ``cards/pnp ink=greyscale paper=a4`` or ``cards/png fold=true printer_id=tgc``.
+
+    Every manifest entry carries the key of the job that wrote it.  A build removes an
+    earlier file of a request only when it ran (or kept) the same request for that file's
+    game and language and did not make the file again: a card gone from the game, not a
+    kind of file this build was not asked for.  Options that change only a file's bytes
+    (:data:`cardgen.incremental.SAME_FILES`) are no part of it: a build with another
+    ``--back-offset`` replaces the files of the last.  Readable on purpose, as the reason
+    the build gives for a removal."""
+    from cardgen.incremental import request_options
+
+    fields = {key: value for key, value in job.args if key not in SLICE_ARGS}
+    fields.update(request_options(options))
+    name = job.func.rsplit(":", 1)[-1].removesuffix("_job")
+    return " ".join([f"{job.producer}/{name}", *(f"{key}={_token(fields[key])}" for key in sorted(fields))])
+
+
+def _token(value: Any) -> str:
+    if isinstance(value, str) and re.fullmatch(r"[\w.+:/@-]+", value):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=str)
 
 
 def plan_jobs(options: BuildOptions) -> list[Job]:
@@ -291,7 +354,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
         from cardgen.render.layout import default_templates_dir
 
         options = replace(options, templates_dir=default_templates_dir(options.content_dir))
-    planned = sorted(plan_jobs(options), key=lambda j: (-j.cost, j.label))
+    planned = sorted((replace(job, request=request_key(options, job)) for job in plan_jobs(options)),
+                     key=lambda j: (-j.cost, j.label))
     if options.strict:
         check_translations(options, planned)
     games = {game: load_game_cached(options.content_dir, game) for job in planned for game, _ in job.targets}
@@ -301,26 +365,36 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     workers = max(1, min(workers, len(jobs)))
     if jobs and (workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork"):
         _warm_up(options, jobs)
-    targets = {(job.producer, *t) for job in planned for t in job.targets}
-    removed: list[str] = []
+    made = Made.of(planned, games)
+    outcome: dict[str, Any] = {}
 
     def decide(staging: Path, artefacts: list[Artefact]) -> CommitPlan:
         from cardgen.index_page import INDEX_PAGE, index_html
 
-        text, stale = _manifest(options, artefacts, targets, reuse.kept)
-        write_text_atomic(staging / MANIFEST, text)
-        # output/index.html, a view of the manifest (so not listed in it), goes in with the files
-        write_text_atomic(staging / INDEX_PAGE, index_html(json.loads(text)["files"], options.content_dir))
-        removed.extend(stale)
-        return CommitPlan(tuple(sorted({a.path for a in artefacts} | {INDEX_PAGE})), tuple(stale), MANIFEST)
+        text, outcome["removed"], outcome["left"] = _manifest(options, artefacts, made, reuse.kept)
+        files = json.loads(text)["files"]
+        outcome["listed"] = len(files)
+        # output/index.html, a view of the manifest (so not listed in it), goes in with the files;
+        # either goes in only when it changed, so that a build with nothing to do writes nothing
+        page = index_html(files, options.content_dir)
+        moves = {a.path for a in artefacts}
+        if _differs(options.out_dir / INDEX_PAGE, page):
+            write_text_atomic(staging / INDEX_PAGE, page)
+            moves.add(INDEX_PAGE)
+        last = None
+        if _differs(options.out_dir / MANIFEST, text):
+            write_text_atomic(staging / MANIFEST, text)
+            last = MANIFEST
+        return CommitPlan(tuple(sorted(moves)), tuple(r.path for r in outcome["removed"]), last)
 
     with StagedUpdate(options.out_dir) as staged:
         artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
         staged.commit(lambda: decide(staged.path, artefacts))
     kept = [Artefact.from_entry(entry) for entry in reuse.kept]
     return BuildResult(sorted(artefacts + kept, key=lambda a: a.path), options.out_dir / MANIFEST,
-                       time.perf_counter() - start, len(jobs), workers, removed, staged.recovered,
-                       unchanged=len(kept), skipped=reuse.skipped, ran=sorted(job.label for job in jobs),
+                       time.perf_counter() - start, len(jobs), workers, outcome["removed"], outcome["left"],
+                       staged.recovered, unchanged=len(kept), skipped=reuse.skipped,
+                       ran=sorted(job.label for job in jobs), listed=outcome["listed"],
                        warnings=[warning for game in games.values() for warning in game.warnings])
 
 
@@ -386,14 +460,23 @@ def _end_with_parent() -> None:
 
 
 def _tag(job: Job, artefacts: list[Artefact]) -> list[Artefact]:
-    """The producer and the hash of the job's inputs (for the file's language) on each artefact."""
+    """The producer, the request and the hash of the job's inputs (for the file's language) on each artefact."""
     inputs = dict(job.inputs)
 
     def tags(a: Artefact) -> dict[str, Any]:
         found = inputs.get(a.lang, inputs.get(None))
-        return dict(a.extra, producer=job.producer, **({"inputs": found} if found else {}))
+        return dict(a.extra, producer=job.producer, **({"request": job.request} if job.request else {}),
+                    **({"inputs": found} if found else {}))
 
     return [replace(a, extra=tuple(sorted(tags(a).items()))) for a in artefacts]
+
+
+def _differs(path: Path, text: str) -> bool:
+    """Whether ``path`` is not a regular file holding exactly ``text``."""
+    try:
+        return not path.is_file() or path.is_symlink() or path.read_bytes() != text.encode("utf-8")
+    except OSError:
+        return True
 
 
 def _manifest_entries(out_dir: Path) -> list:
@@ -408,33 +491,68 @@ def _manifest_entries(out_dir: Path) -> list:
     return old if isinstance(old, list) else []
 
 
-def _manifest(options: BuildOptions, artefacts: list[Artefact], targets: set,
-              kept: list[dict[str, Any]] = ()) -> tuple[str, list[str]]:
-    """The manifest's text -- this build's files, the files it kept (``kept``, entries of
-    skipped jobs) plus earlier entries for games and languages not rebuilt -- and the files
-    of the output folder it makes stale (relative paths).
+@dataclass(frozen=True)
+class Made:
+    """What a build asks for, to tell an earlier file that is stale from one of another request."""
 
-    Reads the output folder and changes nothing: the commit deletes the stale files."""
+    covered: frozenset[tuple[str, str, str | None]]  # (request, game, language) this build makes files of
+    languages: dict[str, frozenset[str]]  # each built game's languages now
+
+    @classmethod
+    def of(cls, jobs: list[Job], games: dict[str, Any]) -> "Made":
+        return cls(frozenset((job.request, *target) for job in jobs for target in job.targets),
+                   {game_id: frozenset(game.meta.languages) for game_id, game in games.items()})
+
+    def stale(self, entry: dict[str, Any]) -> str | None:
+        """Why an earlier entry that this build did not write again is stale, or None: it is of
+        a game this build loaded, in a language that game no longer has (whatever request made
+        it: none makes it now), or its request ran for its game and language and no longer
+        makes it (a card gone).  An entry without a request (written before requests were
+        recorded) is stale only by its language: else only ``--clean`` removes it."""
+        request, game, lang = entry.get("request"), entry.get("game"), entry.get("lang")
+        if isinstance(lang, str) and game in self.languages and lang not in self.languages[game]:
+            return f"{game} has no language {lang} any more"
+        if isinstance(request, str) and (request, game, lang) in self.covered:
+            return f"{request}: not made any more for {game}"
+        return None
+
+
+def _manifest(options: BuildOptions, artefacts: list[Artefact], made: Made,
+              kept: list[dict[str, Any]] = ()) -> tuple[str, list[Removal], list[Removal]]:
+    """The manifest's text -- this build's files, the files it kept (``kept``, entries of
+    skipped jobs) plus every earlier entry still on disk that is not stale -- with the earlier
+    files to delete and those left alone.
+
+    Only files the manifest lists are ever deleted, and only while they hold the bytes it
+    recorded (a file changed by hand is left in place and drops out of the manifest); a
+    stale entry whose file is gone just drops out.  With ``--clean`` every earlier entry
+    this build did not make is stale.  Reads the output folder and changes nothing: the
+    commit deletes the files."""
+    from cardgen.incremental import on_disk
+
     entries = {a.path: a.entry() for a in artefacts}
     for entry in kept:
         entries.setdefault(entry["path"], entry)
+    removed: list[Removal] = []
+    left: list[Removal] = []
     for entry in _manifest_entries(options.out_dir):
-        if not isinstance(entry, dict) or entry.get("path") in entries:
+        path = entry.get("path") if isinstance(entry, dict) else None
+        if not _inside(path) or path in entries:
             continue
-        producer = entry.get("producer")
-        if any((p, g, lang) == (producer or p, entry.get("game"), entry.get("lang")) for p, g, lang in targets):
-            continue  # rebuilt by this build's producer for that game and language
-        if (options.out_dir / str(entry.get("path"))).is_file():
-            entries[entry["path"]] = entry
-    # files of the rebuilt games and languages that this build did not write are stale
-    stale: list[str] = []
-    for game, lang in sorted({(g, lang) for _, g, lang in targets}, key=str):
-        folder = options.out_dir / game / (lang or "")
-        if not folder.is_dir():
-            continue
-        for file in sorted(folder.rglob("*")):
-            rel = file.relative_to(options.out_dir).as_posix()
-            if file.is_file() and rel not in entries and file.suffix in {".pdf", ".png", ".html", ".json"}:
-                stale.append(rel)
+        reason = "--clean: not made by this build" if options.clean else made.stale(entry)
+        if reason is None:
+            if (options.out_dir / path).is_file():
+                entries[path] = entry
+        elif on_disk(options.out_dir, entry):
+            removed.append(Removal(path, reason))
+        elif os.path.lexists(options.out_dir / path):
+            left.append(Removal(path, f"{reason}; changed since it was written, so left in place (no longer listed)"))
     files = [entries[key] for key in sorted(entries)]
-    return json.dumps({"files": files}, ensure_ascii=False, indent=1) + "\n", stale
+    text = json.dumps({"files": files}, ensure_ascii=False, indent=1) + "\n"
+    return text, sorted(removed, key=lambda r: r.path), sorted(left, key=lambda r: r.path)
+
+
+def _inside(path: Any) -> bool:
+    """Whether a path read from an earlier manifest is a relative path inside the output folder."""
+    return isinstance(path, str) and bool(path) and not path.startswith("/") and \
+        not any(part in ("", ".", "..") for part in path.split("/"))

@@ -143,7 +143,7 @@ class CommitPlan:
     """What a commit does, in this order; paths are relative POSIX paths."""
 
     moves: tuple[str, ...]  # staged files moved to the same path in the target
-    remove: tuple[str, ...] = ()  # stale files of the target, deleted
+    remove: tuple[str, ...] = ()  # files of the target deleted (the caller decides which), then their empty folders
     last: str | None = None  # a staged file moved after everything else (the manifest)
 
 
@@ -219,21 +219,45 @@ def _shown(folder: Path, target: Path) -> str:
     return str(target) if folder == target else f"{target}/{folder.relative_to(target).as_posix()}"
 
 
-def _apply(target: Path, staging: Path, plan: CommitPlan) -> None:
-    """Carry out ``plan``; every step can be repeated, so this also rolls a journal forward."""
+def _apply(target: Path, staging: Path, plan: CommitPlan) -> tuple[int, int]:
+    """Carry out ``plan``; every step can be repeated, so this also rolls a journal forward.
+    Returns how many files it moved and deleted (a step done before is not counted)."""
+    done = [0, 0]
+
     def move(rel: str) -> None:
         source = staging / rel
         if source.is_file():  # else moved already by the interrupted run
             destination = target / rel
             destination.parent.mkdir(parents=True, exist_ok=True)
             os.replace(source, destination)
+            done[0] += 1
 
     for rel in plan.moves:
         move(rel)
     for rel in plan.remove:
-        (target / rel).unlink(missing_ok=True)
+        try:
+            (target / rel).unlink()
+            done[1] += 1
+        except FileNotFoundError:  # deleted already by the interrupted run
+            pass
+        _remove_empty_folders(target, rel)
     if plan.last:
         move(plan.last)
+    return done[0], done[1]
+
+
+def _remove_empty_folders(target: Path, rel: str) -> None:
+    """The folders of a deleted file that it leaves empty (``png-mpc/`` after its last PNG), up to ``target``."""
+    parts = rel.split("/")[:-1]
+    while parts:
+        folder = target.joinpath(*parts)
+        try:
+            folder.rmdir()
+        except OSError:
+            if folder.is_dir():  # not empty: neither are the folders above it
+                return
+            # gone already (a commit rolled forward again): its parent may still be empty
+        parts.pop()
 
 
 def _read_journal(journal: Path) -> CommitPlan:
@@ -272,11 +296,9 @@ def recover(target: Path, *, skip: Path | None = None, target_locked: bool = Fal
             try:
                 journal = folder / JOURNAL
                 if journal.is_file() and target.is_dir():
-                    plan = _read_journal(journal)
-                    _apply(target, folder, plan)
+                    moved, deleted = _apply(target, folder, _read_journal(journal))
                     notes.append(f"finished the interrupted commit of an earlier build into {target} "
-                                 f"({len(plan.moves) + bool(plan.last)} file(s) in place, "
-                                 f"{len(plan.remove)} stale file(s) removed)")
+                                 f"({moved} file(s) put in place" + (f", {deleted} removed" if deleted else "") + ")")
                 else:
                     notes.append(f"removed {folder.name}, left by an interrupted build")
                 shutil.rmtree(folder, ignore_errors=True)

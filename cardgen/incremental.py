@@ -29,8 +29,10 @@ language's files are the same whichever languages share the job.
 
 A job (or language of one) is skipped when the previous manifest lists files with its hash
 and every one of them is still in the output folder with the SHA-256 recorded; its entries
-are carried into the new manifest.  The hashes depend on the inputs only, so an incremental
-build writes the same manifest, byte for byte, as a clean one.
+are carried into the new manifest (under the job's request).  The hashes depend on the
+inputs only, so an incremental build writes the same files and manifest entries, byte for
+byte, as a clean build of the same request (:mod:`cardgen.build` says what else the
+manifest keeps).
 """
 
 from __future__ import annotations
@@ -47,9 +49,16 @@ from typing import Any, Iterable
 
 from cardgen.content.safefile import UnsafeFile, read_capped
 
-#: Options that choose which jobs run (or how), never what a job writes: not inputs.
+#: Options that choose which jobs run (or how), never what a job writes: not inputs.  The
+#: printers, the default shop PNGs' profile and the tabletop formats are among them because
+#: the jobs they add carry theirs in their arguments (an input): a print-and-play job of a
+#: ``--printer`` build is the same job as a plain build's, and is skipped when unchanged.
 SELECTION_ONLY = frozenset({"games", "langs", "papers", "inks", "producers", "workers", "staging_dir",
-                            "content_dir", "templates_dir", "force"})
+                            "content_dir", "templates_dir", "force", "clean", "printers", "profile", "tabletop"})
+#: Options that change a file's bytes (or only whether the build passes), never which files a
+#: job makes: no part of the request a file is listed under (:func:`request_options`), so a
+#: build with another value replaces the same files rather than adding to them.
+SAME_FILES = frozenset({"strict", "back_offset_mm", "tabletop_url", "SOURCE_DATE_EPOCH"})
 #: Producers whose files name the output folder (Tabletop Simulator's file:// image addresses):
 #: for them, and only them, where it is is an input.
 ADDRESSED = frozenset({"tabletop"})
@@ -121,6 +130,17 @@ def options_fingerprint(options) -> dict[str, Any]:
     values.pop("out_dir")  # the same files wherever they go (but see ADDRESSED)
     values["SOURCE_DATE_EPOCH"] = os.environ.get("SOURCE_DATE_EPOCH")
     return values
+
+
+def request_options(options) -> dict[str, Any]:
+    """The options that are part of every request of a build (:func:`cardgen.build.request_key`):
+    those of :func:`options_fingerprint` that can change which files a job makes, where they
+    differ from their defaults (a plain build's requests name none).  A new option is part of
+    the request unless listed in :data:`SAME_FILES`: at worst a build with it adds files
+    instead of replacing them, never removes files another value asked for."""
+    defaults = {f.name: f.default for f in dataclasses.fields(options)}
+    return {name: value for name, value in options_fingerprint(options).items()
+            if name not in SAME_FILES and (name not in defaults or value != defaults[name])}
 
 
 def language_of(parts: tuple[str, ...]) -> str | None:
@@ -238,7 +258,7 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
         if force or digest not in by_hash:
             return False
         if digest not in checked:
-            checked[digest] = all(_on_disk(Path(options.out_dir), entry) for entry in by_hash[digest])
+            checked[digest] = all(on_disk(Path(options.out_dir), entry) for entry in by_hash[digest])
         return checked[digest]
 
     run, kept, skipped = [], [], 0
@@ -247,14 +267,14 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
         if langs is None:
             digest = inputs.of(job, None)
             if intact(digest):
-                kept += by_hash[digest]
+                kept += _of_job(by_hash[digest], job)
                 skipped += 1
             else:
                 run.append(replace(job, inputs=((None, digest),)))
             continue
         hashes = {lang: inputs.of(job, (lang,)) for lang in langs}
         stale = tuple(lang for lang in langs if not intact(hashes[lang]))
-        kept += [entry for lang in langs if lang not in stale for entry in by_hash[hashes[lang]]]
+        kept += _of_job([entry for lang in langs if lang not in stale for entry in by_hash[hashes[lang]]], job)
         if not stale:
             skipped += 1
         elif stale == tuple(langs):
@@ -268,7 +288,15 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
     return Reuse(run, kept, skipped)
 
 
-def _on_disk(out_dir: Path, entry: dict[str, Any]) -> bool:
+def _of_job(entries: list[dict[str, Any]], job) -> list[dict[str, Any]]:
+    """Kept entries as the job would write them now: under its request (an entry written before
+    requests were recorded gets it; the hash of the inputs fixes the job, so nothing else changes)."""
+    request = getattr(job, "request", "")
+    return [dict(entry, request=request) if request and entry.get("request") != request else entry
+            for entry in entries]
+
+
+def on_disk(out_dir: Path, entry: dict[str, Any]) -> bool:
     """Whether the file of a manifest entry is in the output folder with the SHA-256 recorded."""
     path = entry.get("path")  # read back from disk: a damaged manifest must not name a file elsewhere
     if not isinstance(path, str) or not path or path.startswith("/") or ".." in path.split("/"):

@@ -4,15 +4,21 @@ The page is made from the manifest's entries alone (this build's files and those
 earlier builds), plus each game's composition table when its content can still be loaded, so
 it describes exactly the files the manifest lists.  Per game and language it shows:
 
-* a thumbnail of every card face and back: the shop PNGs of the build, shown small by the
-  browser (``width`` attribute, ``loading="lazy"``) rather than written again as thumbnails.
+* a thumbnail of every card face and back: the shop PNGs of the build (one printer's when
+  several printers' PNGs are there, the first by name), shown small by the browser
+  (``width`` attribute, ``loading="lazy"``) rather than written again as thumbnails.
   Making thumbnails would mean decoding and re-encoding every PNG at commit time (hundreds
   per build, seconds in one process); the shop PNGs are already there, and a lazy image
   costs the browser nothing until it is scrolled into view.  Identical pictures (the copies
   of a card) are shown once, with their count;
 * the composition (group, kind, declared, found) of the game;
-* a link to every file of the manifest with its kind, paper, ink mode, pages and cards
-  (the shop PNGs in a folded list of their own).
+* a link to every file of the manifest with its kind, variant (ink mode, printer, tabletop
+  format), paper, pages and cards (the shop PNGs in a folded list per printer).
+
+Builds add to the output folder (:mod:`cardgen.build`): a plain build, ``--printer``,
+``--tabletop`` and ``--ink`` builds leave their files side by side, so the page opens with
+a table of every kind of file present and its variants, the games and languages that have
+it and how many files.
 
 Everything is relative (``href="head-game/en/..."``), nothing comes from the network (no fonts,
 scripts or style sheets from elsewhere: the style is inline), and the page holds no date, so
@@ -65,6 +71,7 @@ def render_index(entries: list[dict], composition_of: Callable[[str], Compositio
         "<h1>cardgen output</h1>",
         f'<p>{total} file(s) in <a href="manifest.json">manifest.json</a>, '
         f"{len(by_game)} game(s): {', '.join(_game_link(g) for g in sorted(by_game))}.</p>",
+        *_overview(entries),
     ]
     for game in sorted(by_game):
         parts.append(f'<h2 id="{escape(game)}">{escape(game)}</h2>')
@@ -73,6 +80,52 @@ def render_index(entries: list[dict], composition_of: Callable[[str], Compositio
             parts.extend(_language_section(game, lang, sorted(by_game[game][lang], key=lambda e: str(e.get("path")))))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def variant(entry: dict) -> str:
+    """Which of a kind's files an entry is: the ink of a print-and-play PDF, the printer of a
+    shop file (``RGB`` for the default shop PDF), the format of a tabletop file; else ""."""
+    kind = entry.get("kind")
+    if kind == "pnp":
+        return str(entry.get("ink") or "full")
+    if kind == "shop-pdf":
+        return str(entry.get("printer") or "RGB")
+    if kind == "shop-png":
+        return str(entry.get("printer") or entry.get("profile") or "")
+    if kind == "tabletop":
+        return str(entry.get("format") or "")
+    return ""
+
+
+def _kind_order(kind_and_variant: tuple[str, str]) -> tuple:
+    from cardgen.build import KINDS
+
+    kind, shown = kind_and_variant
+    return (KINDS.index(kind) if kind in KINDS else len(KINDS), kind, shown != "full" and shown != "RGB", shown)
+
+
+def _kind_label(kind: str, shown: str) -> str:
+    return f"{kind} ({shown})" if shown else kind
+
+
+def _overview(entries: list[dict]) -> list[str]:
+    """One row per kind and variant of file present: the games and languages that have it, how many files."""
+    rows: dict[tuple[str, str], list[dict]] = defaultdict(list)
+    for entry in entries:
+        rows[(str(entry.get("kind")), variant(entry))].append(entry)
+    if not rows:
+        return []
+    out = ['<table class="kinds"><tr><th>kind</th><th>variant</th><th>games</th><th>languages</th>'
+           "<th>files</th></tr>"]
+    for key in sorted(rows, key=_kind_order):
+        found = rows[key]
+        games = sorted({str(e.get("game") or "") for e in found})
+        langs = sorted({str(e.get("lang")) for e in found if e.get("lang")})
+        out.append(f"<tr><td>{escape(key[0])}</td><td>{escape(key[1])}</td>"
+                   f"<td>{', '.join(_game_link(g) for g in games)}</td><td>{escape(', '.join(langs))}</td>"
+                   f'<td class="n">{len(found)}</td></tr>')
+    out.append("</table>")
+    return out
 
 
 def _game_link(game: str) -> str:
@@ -97,27 +150,35 @@ def _language_section(game: str, lang: str, entries: list[dict]) -> list[str]:
     out = [f'<h3 id="{escape(anchor)}">{escape(game)} · {escape(lang or "all languages")}</h3>']
     images = [e for e in entries if e.get("kind") == "shop-png"]
     others = [e for e in entries if e.get("kind") != "shop-png"]
-    counts = defaultdict(int)
+    counts: dict[tuple[str, str], int] = defaultdict(int)
     for entry in entries:
-        counts[str(entry.get("kind"))] += 1
-    out.append("<p>" + ", ".join(f"{n} {escape(kind)}" for kind, n in sorted(counts.items())) + "</p>")
+        counts[(str(entry.get("kind")), variant(entry))] += 1
+    shown = [f"{counts[key]} {escape(_kind_label(*key))}" for key in sorted(counts, key=_kind_order)]
+    out.append("<p>" + ", ".join(shown) + "</p>")
+    by_printer: dict[str, list[dict]] = defaultdict(list)
+    for entry in images:
+        by_printer[variant(entry)].append(entry)
     if images:
-        out.extend(_thumbnails(images))
+        # every printer's PNGs show the same cards: one printer's are the thumbnails
+        out.extend(_thumbnails(by_printer[min(by_printer)]))
     elif lang:
         out.append('<p class="note">No card images in the manifest for this language '
                    "(the shop PNGs come with the cards producer).</p>")
     if others:
-        out.append("<table><tr><th>file</th><th>kind</th><th>paper</th><th>ink</th><th>pages</th><th>cards</th></tr>")
-        for entry in others:
+        out.append("<table><tr><th>file</th><th>kind</th><th>variant</th><th>paper</th><th>pages</th>"
+                   "<th>cards</th></tr>")
+        for entry in sorted(others, key=lambda e: (_kind_order((str(e.get("kind")), variant(e))), str(e.get("path")))):
             out.append(f"<tr><td>{_link(entry)}</td><td>{_cell(entry.get('kind'))}</td>"
-                       f"<td>{_cell(entry.get('paper'))}</td><td>{_cell(_ink(entry))}</td>"
+                       f"<td>{_cell(variant(entry))}</td><td>{_cell(entry.get('paper'))}</td>"
                        f"<td class=\"n\">{_cell(entry.get('pages'))}</td><td class=\"n\">{_cell(entry.get('cards'))}</td></tr>")
         out.append("</table>")
-    if images:
-        out.append(f"<details><summary>{len(images)} shop PNG file(s)</summary><ul>")
+    for printer in sorted(by_printer):
+        pngs = by_printer[printer]
+        out.append(f"<details><summary>{len(pngs)} shop PNG file(s) for {escape(printer or 'no printer')}"
+                   "</summary><ul>")
         out.extend(f"<li>{_link(entry)} ({_cell(entry.get('profile'))}, "
                    f"{'x'.join(str(p) for p in entry.get('pixels') or [])} px, {_cell(entry.get('dpi'))} dpi)</li>"
-                   for entry in images)
+                   for entry in pngs)
         out.append("</ul></details>")
     return out
 
@@ -173,12 +234,6 @@ def _quote(part: str) -> str:
 
 def _link(entry: dict) -> str:
     return f'<a href="{_href(entry)}">{escape(str(entry.get("path")))}</a>'
-
-
-def _ink(entry: dict) -> str | None:
-    if entry.get("kind") == "pnp":
-        return entry.get("ink") or "full"
-    return entry.get("ink")
 
 
 def _cell(value) -> str:

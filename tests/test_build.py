@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import shutil
@@ -113,12 +114,21 @@ def test_manifest_keeps_other_games_and_drops_stale_files(decks, tmp_path):
     game.write_text(game.read_text("utf-8").replace("id: quiz", "id: quiz-two"), "utf-8")
     out = tmp_path / "out"
     build(BuildOptions(content_dir=decks, out_dir=out, langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
-    stale = out / "quiz" / "ru" / "png-tgc" / "999-gone.png"
+    # a shop PNG an earlier version of the PNG job wrote (a card since dropped), and one cardgen did not write
+    manifest = json.loads((out / "manifest.json").read_text("utf-8"))
+    png = next(f for f in manifest["files"] if f["kind"] == "shop-png" and f["game"] == "quiz")
+    manifest["files"].append(dict(png, path="quiz/ru/png-tgc/999-gone.png", sha256=hashlib.sha256(b"old").hexdigest(),
+                                  inputs="0" * 64))
+    (out / "manifest.json").write_text(json.dumps(manifest), "utf-8")
+    stale, foreign = out / "quiz" / "ru" / "png-tgc" / "999-gone.png", out / "quiz" / "ru" / "png-tgc" / "998-mine.png"
     stale.write_bytes(b"old")
-    build(BuildOptions(content_dir=decks, out_dir=out, games=("quiz",), langs=("ru",), papers=("a4",), workers=1, producers=CARDS))
+    foreign.write_bytes(b"mine")
+    result = build(BuildOptions(content_dir=decks, out_dir=out, games=("quiz",), langs=("ru",), papers=("a4",),
+                                workers=1, producers=CARDS))
     games = {f["game"] for f in _manifest(out)}
     assert games == {"quiz", "quiz-two"}
-    assert not stale.exists()
+    assert not stale.exists() and [r.path for r in result.removed] == ["quiz/ru/png-tgc/999-gone.png"]
+    assert foreign.read_bytes() == b"mine"
 
 
 def test_progress_is_reported_per_job(decks, tmp_path):

@@ -17,7 +17,7 @@ import pytest
 
 from cardgen.build import PRODUCERS, BuildOptions, Job, build, write_artefact
 from cardgen.errors import RenderError
-from cardgen.fileio import JOURNAL, StagedUpdate, recover, staging_folders
+from cardgen.fileio import JOURNAL, CommitPlan, StagedUpdate, _apply, recover, staging_folders
 
 ROOT = Path(__file__).resolve().parents[1]
 DECKS = ROOT / "tests" / "data" / "decks"
@@ -116,7 +116,17 @@ def _leftovers(root: Path) -> list[str]:
 def _previous_build(decks: Path, out: Path) -> None:
     build(BuildOptions(content_dir=decks, out_dir=out, workers=1, **SMALL))
     (out / ".hidden-note").write_text("kept\n", "utf-8")
-    (out / "quiz" / "ru" / "png-tgc" / "999-stale.png").write_bytes(b"stale")  # would be removed by a commit
+    _list_a_stale_png(out, "quiz/ru/png-tgc/999-stale.png")  # would be removed by a commit
+
+
+def _list_a_stale_png(out: Path, path: str) -> None:
+    """A shop PNG in the manifest, as an earlier version of the PNG job wrote it (a card since dropped)."""
+    manifest = out / "manifest.json"
+    data = json.loads(manifest.read_text("utf-8"))
+    png = next(entry for entry in data["files"] if entry["kind"] == "shop-png")
+    data["files"].append(dict(png, path=path, sha256=hashlib.sha256(b"stale").hexdigest(), inputs="0" * 64))
+    (out / path).write_bytes(b"stale")
+    manifest.write_text(json.dumps(data, indent=1) + "\n", "utf-8")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -196,7 +206,7 @@ def test_a_successful_build_leaves_no_staging_folder_nor_temporary_file(decks, t
     _previous_build(decks, out)
     result = build(BuildOptions(content_dir=decks, out_dir=out, workers=2, producers=("cards",)))
     assert _leftovers(tmp_path) == []
-    assert result.removed == ["quiz/ru/png-tgc/999-stale.png"] and result.recovered == []
+    assert [r.path for r in result.removed] == ["quiz/ru/png-tgc/999-stale.png"] and result.recovered == []
     listed = {entry["path"] for entry in json.loads((out / "manifest.json").read_text("utf-8"))["files"]}
     on_disk = {p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()}
     assert on_disk == listed | {"manifest.json", "index.html", ".hidden-note"}
@@ -504,3 +514,19 @@ def test_two_builds_into_one_folder_at_once_take_turns(decks, tmp_path):
         _kill_group(second)
     assert _manifest_matches_the_files(out) == []
     assert _leftovers(tmp_path) == []
+
+
+def test_a_commit_removes_the_folders_its_deletions_empty_and_can_be_repeated(tmp_path):
+    out = tmp_path / "out"
+    for rel in ("g/en/png-mpc/1.png", "g/en/png-mpc/2.png", "g/en/keep.pdf", "g/de/png-mpc/1.png"):
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(b"x")
+    remove = ("g/en/png-mpc/1.png", "g/en/png-mpc/2.png", "g/de/png-mpc/1.png")
+    with StagedUpdate(out) as staged:
+        (staged.path / "manifest.json").write_text("{}", "utf-8")
+        plan = staged.commit(lambda: CommitPlan((), remove, "manifest.json"))
+    assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*")) == ["g", "g/en", "g/en/keep.pdf",
+                                                                            "manifest.json"]
+    # rolled forward a second time: nothing left to do, nothing fails, nothing said to be done
+    assert _apply(out, tmp_path / "gone", plan) == (0, 0)
+    assert (out / "g" / "en" / "keep.pdf").is_file()

@@ -1,5 +1,6 @@
-"""Incremental `cardgen build`: a job whose inputs are unchanged is skipped, and the result is
-byte for byte what a clean build of the same sources writes."""
+"""Incremental `cardgen build`: a job whose inputs are unchanged is skipped, and what the build
+asked for is byte for byte what a clean build of the same sources writes (files and manifest
+entries); the output folder also keeps other requests' files, and `--clean` drops them."""
 
 from __future__ import annotations
 
@@ -54,12 +55,22 @@ def _edit(path: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new, 1), "utf-8")
 
 
+def _entries(out: Path) -> dict[str, dict]:
+    return {entry["path"]: entry for entry in json.loads((out / "manifest.json").read_text("utf-8"))["files"]}
+
+
 def _same_as_clean(content: Path, out: Path, **changes) -> None:
-    """A clean build writes what ``out`` holds, every file and the manifest."""
+    """A clean build (into an empty folder) of the last build's options writes what ``out`` holds
+    for them, every file and manifest entry; every other entry of ``out`` is of another request."""
     clean = out.with_name(out.name + "-clean")
     result = build(_options(content, clean, **changes))
     assert result.unchanged == 0 and result.skipped == 0
-    assert _files(clean) == _files(out)
+    ours, theirs = _entries(clean), _entries(out)
+    assert {path: theirs.get(path) for path in ours} == ours
+    assert {path: data for path, data in _files(out).items() if path in ours} == \
+        {path: data for path, data in _files(clean).items() if path in ours}
+    requests = {entry["request"] for entry in ours.values()}
+    assert all(entry["request"] not in requests for path, entry in theirs.items() if path not in ours)
     shutil.rmtree(clean)
 
 
@@ -108,9 +119,11 @@ def test_incremental_build_equals_a_clean_one_after_each_kind_of_change(project,
     assert result.ran and all(label.startswith("klepka") for label in result.ran)
     _same_as_clean(project, out)
 
-    # build options: the paper (files of the other paper go), the ink
+    # build options: the paper, the ink (the files of the other paper and ink stay: other requests)
+    a4 = {path for path in _entries(out) if "-pnp-a4" in path}
     result = build(_options(project, out, papers=("letter",)))
     assert all(" pnp letter" in label for label in result.ran) and len(result.ran) == 5
+    assert result.removed == [] and a4 <= set(_entries(out))
     _same_as_clean(project, out, papers=("letter",))
     result = build(_options(project, out, papers=("letter",), inks=("greyscale",)))
     assert all("greyscale" in label for label in result.ran) and len(result.ran) == 5
@@ -119,6 +132,13 @@ def test_incremental_build_equals_a_clean_one_after_each_kind_of_change(project,
     result = build(_options(project, out, papers=("letter",), inks=("greyscale",), profile="mpc"))
     assert any("png" in label for label in result.ran)
     _same_as_clean(project, out, papers=("letter",), inks=("greyscale",), profile="mpc")
+    assert {path.split("/")[2] for path in _entries(out) if "/png-" in path} == {"png-tgc", "png-mpc"}
+    # --clean: exactly what a clean build writes, manifest and page included
+    result = build(_options(project, out, papers=("letter",), inks=("greyscale",), profile="mpc", clean=True))
+    assert result.ran == [] and result.removed and all("--clean" in r.reason for r in result.removed)
+    clean = tmp_path / "clean"
+    build(_options(project, clean, papers=("letter",), inks=("greyscale",), profile="mpc"))
+    assert _files(out) == _files(clean)
 
 
 def test_changed_or_missing_outputs_and_force_rerun(project, tmp_path):

@@ -79,7 +79,7 @@ def test_page_links_every_manifest_file_and_shows_every_face_and_back(decks, tmp
     assert len(links.images) == sum(len({f["sha256"] for f in pngs if f["lang"] == lang}) for lang in ("ru", "en"))
     assert not re.search(r"https?://", page), "the page must not reach the network"
     assert "<td>question</td>" in page and "<td>double</td>" in page  # composition per group and kind
-    assert '<td>a4</td><td>full</td>' in page  # paper and ink of the print-and-play PDF
+    assert '<td>pnp</td><td>full</td><td>a4</td>' in page  # ink and paper of the print-and-play PDF
 
 
 def test_page_is_deterministic_and_keeps_earlier_entries(decks, tmp_path, monkeypatch):
@@ -114,3 +114,36 @@ def test_render_index_escapes_and_notes_missing_content():
     assert "a&lt;b" in page and "<b" not in page.replace("<body", "")
     assert 'href="a%3Cb/en/x%20y.pdf"' in page
     assert "no composition table" in page and "No card images" in page
+
+
+def _entry(path: str, kind: str, lang: str = "en", **extra) -> dict:
+    return {"game": "g", "kind": kind, "lang": lang, "paper": extra.pop("paper", None), "path": path, "pages": 1,
+            "cards": 1, "sha256": hashlib.sha256(path.encode()).hexdigest(), **extra}
+
+
+def test_page_shows_every_kind_and_variant_present():
+    """What several builds into one folder leave: both inks, the default shop PDF and a printer's,
+    two printers' PNGs, both tabletop formats; each a row of the overview and of its language."""
+    entries = [
+        _entry("g/en/g-en-pnp-a4.pdf", "pnp", paper="a4", ink="full"),
+        _entry("g/en/g-en-pnp-a4-greyscale.pdf", "pnp", paper="a4", ink="greyscale"),
+        _entry("g/de/g-de-pnp-a4-greyscale.pdf", "pnp", lang="de", paper="a4", ink="greyscale"),
+        _entry("g/en/g-en-shop.pdf", "shop-pdf"),
+        _entry("g/en/g-en-shop-eu-pdfx4.pdf", "shop-pdf", printer="eu-pdfx4"),
+        _entry("g/en/png-tgc/001-a.png", "shop-png", printer="tgc", profile="tgc", pixels=[10, 14]),
+        _entry("g/en/png-mpc/001-a.png", "shop-png", printer="mpc", profile="mpc", pixels=[10, 14]),
+        _entry("g/en/tabletop/g-en.json", "tabletop", format="tts"),
+        _entry("g/en/tabletop/g-en-sprites.json", "tabletop", format="sprites"),
+    ]
+    page = render_index(entries, lambda game: [])
+    rows = re.findall(r'<tr><td>([^<]+)</td><td>([^<]*)</td><td><a href="#g">g</a></td><td>([^<]*)</td>'
+                      r'<td class="n">(\d+)</td></tr>', page)
+    assert rows == [("pnp", "full", "en", "1"), ("pnp", "greyscale", "de, en", "2"), ("shop-pdf", "RGB", "en", "1"),
+                    ("shop-pdf", "eu-pdfx4", "en", "1"), ("shop-png", "mpc", "en", "1"), ("shop-png", "tgc", "en", "1"),
+                    ("tabletop", "sprites", "en", "1"), ("tabletop", "tts", "en", "1")]
+    assert ("1 pnp (full), 1 pnp (greyscale), 1 shop-pdf (RGB), 1 shop-pdf (eu-pdfx4), 1 shop-png (mpc), "
+            "1 shop-png (tgc), 1 tabletop (sprites), 1 tabletop (tts)") in page
+    links = _parse(page)
+    assert set(links.hrefs) == {entry["path"] for entry in entries} | {"manifest.json"}
+    assert links.images == ["g/en/png-mpc/001-a.png"]  # the same cards: one printer's PNGs as thumbnails
+    assert "1 shop PNG file(s) for mpc" in page and "1 shop PNG file(s) for tgc" in page

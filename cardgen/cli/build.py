@@ -59,11 +59,15 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.option("--force", is_flag=True,
               help="Rebuild every file, also those whose inputs (content, layouts, options, cardgen) are unchanged.")
+@click.option("--clean", is_flag=True,
+              help="Remove every file of OUT/manifest.json that this build does not make (files of other "
+                   "games, printers, inks, tabletop formats asked for earlier); never a file the manifest "
+                   "does not list.")
 @click.pass_obj
 def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], out_dir: Path, papers: tuple[str, ...],
           short_edge: bool, fold: bool, back_offset: tuple[float, float], inks: tuple[str, ...], profile: str,
           printers: tuple[str, ...], producers: tuple[str, ...], strict: bool, jobs: int | None, tabletop: tuple[str, ...],
-          tabletop_url: str | None, force: bool) -> None:
+          tabletop_url: str | None, force: bool, clean: bool) -> None:
     """Render every artefact of GAME (default: every game): print-and-play PDFs,
     print-shop PDFs and PNGs, and what else is registered (rulebooks), then write
     OUT/manifest.json.  Card sheets for digital tables (--tabletop) are written
@@ -78,6 +82,11 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     A job whose inputs (the content and layout files it depends on, the options,
     cardgen itself) are unchanged since it wrote its files, still in OUT as
     written, is skipped and its files kept; --force rebuilds everything.
+
+    Builds add: the files of earlier builds into OUT (other printers, ink modes,
+    tabletop formats, games, languages) stay, and stay in the manifest.  A file
+    goes only when the request that made it runs again and no longer makes it
+    (a card or a language dropped from the game), or with --clean.
     """
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
@@ -111,6 +120,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         tabletop=tuple(dict.fromkeys(tabletop)),
         tabletop_url=tabletop_url,
         force=force,
+        clean=clean,
     )
     bar = None
     if sys.stderr.isatty():
@@ -151,6 +161,29 @@ def _fallback_warnings(result) -> None:
     click.secho("  see 'cardgen i18n status'; 'cardgen build --strict' fails on these", fg="yellow", err=True)
 
 
+#: Paths named per reason for a removal; the rest are counted.
+SHOWN_PER_REASON = 20
+
+
+def _removals(result) -> None:
+    """What the build removed from the output folder (and the manifest), and why, one group per reason."""
+    for removals, what in ((result.removed, "removed {n} {stale}file(s)"),
+                           (result.left, "kept {n} file(s) changed by hand")):
+        if not removals:
+            continue
+        clean = all(r.reason.startswith("--clean") for r in removals)
+        click.echo(what.format(n=len(removals), stale="" if clean else "stale ") + ":")
+        by_reason: dict[str, list[str]] = {}
+        for removal in removals:
+            by_reason.setdefault(removal.reason, []).append(removal.path)
+        for reason, paths in sorted(by_reason.items()):
+            click.echo(f"  {reason}:")
+            for path in paths[:SHOWN_PER_REASON]:
+                click.echo(f"    {path}")
+            if len(paths) > SHOWN_PER_REASON:
+                click.echo(f"    ... and {len(paths) - SHOWN_PER_REASON} more")
+
+
 def _summary(result) -> None:
     from cardgen.cli.common import table
 
@@ -164,9 +197,10 @@ def _summary(result) -> None:
                      [(g, k, *v) for (g, k), v in sorted(rows.items())]))
     for note in result.recovered:
         click.echo(f"note: {note}")
-    if result.removed:
-        click.echo(f"removed {len(result.removed)} stale file(s)")
+    _removals(result)
     written = len(result.artefacts) - result.unchanged
+    others = result.listed - len(result.artefacts)
     click.secho(f"{written} files written, {result.unchanged} unchanged in {result.seconds:.1f} s ({result.jobs} jobs "
-                f"run on {result.workers} worker(s), {result.skipped} skipped); manifest: {result.manifest}",
+                f"run on {result.workers} worker(s), {result.skipped} skipped); manifest: {result.manifest}"
+                + (f" ({result.listed} files, {others} of earlier builds' other requests)" if others else ""),
                 fg="green")
