@@ -14,7 +14,8 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cardgen"
 ALLOWED = {
-    "content": {"cardgen.content", "cardgen.errors", "cardgen.fileio"},
+    "content": {"cardgen.content", "cardgen.errors", "cardgen.fileio",
+                "cardgen.resources"},  # where the shared strings ship; it imports nothing of cardgen
     "i18n": {"cardgen.content", "cardgen.errors", "cardgen.fileio", "cardgen.i18n",
              "cardgen.render"},  # i18n.fit measures card text with the card renderer
 }

@@ -29,8 +29,8 @@ def no_games_message(settings: Settings) -> str:
     """No game to work on: where cardgen looked, and the three ways to get games there."""
     folder = settings.content_dir
     if not folder.is_dir():
-        where = (f"no content folder {folder}" if settings.content_given else
-                 f"no content folder here ({folder} does not exist; --content DIR names another)")
+        where = (f"no games found: the content folder {folder} does not exist" if settings.content_given else
+                 f"no games found: there is no content folder here ({folder}; --content DIR names another)")
     else:
         where = f"no games found in {folder} (no */game.yaml)"
     target = folder if settings.content_given else "content"

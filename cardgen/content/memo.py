@@ -99,6 +99,11 @@ def _code_version() -> str:
     return digest([sys.version, pydantic.VERSION, pydantic_core.__version__, source_digest()])
 
 
+def cache_folder() -> Path | None:
+    """This version's cache folder, or None when the cache is off or cannot safely be used."""
+    return _folder()
+
+
 @lru_cache(maxsize=1)
 def _folder() -> Path | None:
     """This version's cache folder, created if need be; None when off or not safely usable."""

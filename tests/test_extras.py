@@ -1,0 +1,93 @@
+"""The extras: a command whose extra is missing names the install line; the core path imports none
+(the missing packages simulated by :func:`missing_modules.without`)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardgen.extras import COMMANDS, EXTRAS, MissingExtra, extra_of, install_command, missing
+from missing_modules import without
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cardgen(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "cardgen", *args], capture_output=True, text=True, env=env,
+                          cwd=cwd, timeout=300)
+
+
+ALL_EXTRA_MODULES = sorted({module for modules in EXTRAS.values() for module in modules})
+
+
+@pytest.mark.parametrize("command, extra, args", [
+    ("sweep", "sweep", ["sweep", "klepka", "--games", "2", "--scheduler", "inline"]),
+    ("serve", "studio", ["serve", "--port", "0"]),
+])
+def test_a_missing_extra_names_its_install_line(tmp_path, command, extra, args):
+    env = without(tmp_path, list(EXTRAS[extra]))
+    done = cardgen(["--content", str(ROOT / "content"), *args], env, tmp_path)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"pip install 'cardgen[{extra}]'" in done.stderr
+    assert f"'cardgen {command}' needs" in done.stderr
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not (tmp_path / "sweeps").exists()  # refused before anything was played or written
+
+
+def test_the_core_commands_import_no_extra(tmp_path):
+    """validate, build, simulate, new, preview run with every extra's module refused."""
+    env = without(tmp_path, ALL_EXTRA_MODULES)
+    data = ROOT / "tests" / "data"
+    runs = [
+        ["--content", str(data), "validate", "mini"],
+        ["--content", str(data), "build", "mini", "--out", str(tmp_path / "out")],
+        ["--content", str(ROOT / "content"), "simulate", "klepka", "--games", "2", "--seed", "1"],
+        ["new", "lights", "--content", str(tmp_path / "games")],
+        ["--content", str(data), "preview", "mini", next(iter(_card_ids(data)))],
+        ["doctor"],
+    ]
+    for args in runs:
+        done = cardgen(args, env, tmp_path)
+        assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-2000:])
+    assert (tmp_path / "out" / "manifest.json").is_file()
+    doctor = cardgen(["doctor"], env, tmp_path).stdout
+    assert "missing  dask" in doctor and "pip install 'cardgen[sweep]'" in doctor
+
+
+def test_the_blocker_really_blocks(tmp_path):
+    env = without(tmp_path, ["watchfiles"])
+    done = subprocess.run([sys.executable, "-c", "import watchfiles"], capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "ModuleNotFoundError" in done.stderr
+
+
+def _card_ids(data: Path) -> list[str]:
+    from cardgen.content import load_game
+
+    return [card.id for card in load_game(data / "mini", display_root=data.parent).cards]
+
+
+def test_missing_and_its_message(monkeypatch):
+    monkeypatch.setitem(sys.modules, "watchfiles", None)  # what a failed import leaves
+    assert missing("studio") == ["watchfiles"]
+    error = MissingExtra("studio", ["watchfiles"], "serve")
+    assert str(error) == ("'cardgen serve' needs watchfiles, which comes with cardgen's 'studio' extra; "
+                          "install it with: pip install 'cardgen[studio]'")
+    assert install_command("sweep") == "pip install 'cardgen[sweep]'"
+    assert extra_of("matplotlib.pyplot") == "sweep" and extra_of("numpy") is None
+    assert set(COMMANDS.values()) <= set(EXTRAS)
+
+
+def test_pyproject_extras_bring_the_modules_named_here():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["project"]
+    extras = project["optional-dependencies"]
+    for extra, modules in EXTRAS.items():
+        names = {requirement.split("[")[0].split(">")[0].strip().lower() for requirement in extras[extra]}
+        assert set(modules) - {"distributed"} <= names, (extra, names)  # distributed comes with dask[distributed]
+    core = {requirement.split("[")[0].split(">")[0].strip().lower() for requirement in project["dependencies"]}
+    assert not core & set(ALL_EXTRA_MODULES)
+    assert "cardgen[sweep,studio]" in extras["all"]
