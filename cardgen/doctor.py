@@ -30,9 +30,10 @@ MIN_PYTHON = (3, 11)
 MIN_PANGO = (1, 44, 0)
 PLATFORMS = ("Debian/Ubuntu", "Fedora", "macOS", "Windows")
 #: Extras whose packages are checked (``test`` is the project's own, not a user's).
-USER_EXTRAS = ("sweep", "studio")
+USER_EXTRAS = ("sweep", "studio", "print-shops")
 #: What each extra is for, as shown.
-EXTRA_USE = {"sweep": "cardgen sweep", "studio": "cardgen serve"}
+EXTRA_USE = {"sweep": "cardgen sweep", "studio": "cardgen serve",
+             "print-shops": "cardgen preflight, build --printer (PDF)"}
 
 _MSYS2 = "MSYS2 (https://www.msys2.org), UCRT64 shell: pacman -S mingw-w64-ucrt-x86_64-"
 SYSTEM_INSTALL: dict[str, dict[str, str]] = {

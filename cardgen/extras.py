@@ -3,7 +3,8 @@ that says what to install when one is missing.
 
 ``pip install cardgen`` brings what cards and rulebooks need; a command that alone uses a
 heavy library names it as an extra in ``pyproject.toml`` (``cardgen[sweep]``: Dask and
-matplotlib, ``cardgen[studio]``: watchfiles, ``cardgen[all]``: both).  Before such a command
+matplotlib, ``cardgen[studio]``: watchfiles, ``cardgen[print-shops]``: pikepdf and numpy for
+the preflight and the CMYK PDF/X files of ``build --printer``, ``cardgen[all]``: every one).  Before such a command
 starts, :func:`require` checks that the extra's modules can be found (without importing them:
 Dask alone takes a second) and raises :class:`MissingExtra`, which the command line shows as
 one line with the install command, exit code 1.
@@ -19,9 +20,11 @@ from cardgen.errors import CardgenError
 EXTRAS: dict[str, tuple[str, ...]] = {
     "sweep": ("dask", "distributed", "matplotlib"),
     "studio": ("watchfiles",),
+    "print-shops": ("pikepdf", "numpy"),
 }
 #: command -> the extra it needs
-COMMANDS: dict[str, str] = {"sweep": "sweep", "serve": "studio"}
+COMMANDS: dict[str, str] = {"sweep": "sweep", "serve": "studio", "preflight": "print-shops",
+                            "build --printer": "print-shops"}
 
 
 class MissingExtra(CardgenError):
@@ -53,7 +56,8 @@ def missing(extra: str) -> list[str]:
 
 
 def require(command: str) -> None:
-    """Raise :class:`MissingExtra` when the extra ``command`` needs is not (wholly) installed."""
+    """Raise :class:`MissingExtra` when the extra ``command`` (a key of :data:`COMMANDS`) needs is not
+    (wholly) installed."""
     extra = COMMANDS[command]
     absent = missing(extra)
     if absent:

@@ -26,24 +26,28 @@ ALL_EXTRA_MODULES = sorted({module for modules in EXTRAS.values() for module in 
 @pytest.mark.parametrize("command, extra, args", [
     ("sweep", "sweep", ["sweep", "klepka", "--games", "2", "--scheduler", "inline"]),
     ("serve", "studio", ["serve", "--port", "0"]),
+    ("preflight", "print-shops", ["preflight", "shop.pdf"]),
+    ("build --printer", "print-shops", ["build", "klepka", "--printer", "eu-pdfx4", "--out", "out"]),
 ])
 def test_a_missing_extra_names_its_install_line(tmp_path, command, extra, args):
     env = without(tmp_path, list(EXTRAS[extra]))
+    (tmp_path / "shop.pdf").write_bytes(b"%PDF-1.4\n")
     done = cardgen(["--content", str(ROOT / "content"), *args], env, tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
     assert f"pip install 'cardgen[{extra}]'" in done.stderr
     assert f"'cardgen {command}' needs" in done.stderr
     assert "Traceback" not in done.stderr and done.stdout == ""
-    assert not (tmp_path / "sweeps").exists()  # refused before anything was played or written
+    assert not (tmp_path / "sweeps").exists() and not (tmp_path / "out").exists()  # refused before any work
 
 
 def test_the_core_commands_import_no_extra(tmp_path):
-    """validate, build, simulate, new, preview run with every extra's module refused."""
+    """validate, build (also for a printer of PNGs), simulate, new, preview run with every extra's module refused."""
     env = without(tmp_path, ALL_EXTRA_MODULES)
     data = ROOT / "tests" / "data"
     runs = [
         ["--content", str(data), "validate", "mini"],
         ["--content", str(data), "build", "mini", "--out", str(tmp_path / "out")],
+        ["--content", str(data), "build", "mini", "--printer", "tgc", "--only", "cards", "--out", str(tmp_path / "tgc")],
         ["--content", str(ROOT / "content"), "simulate", "klepka", "--games", "2", "--seed", "1"],
         ["new", "lights", "--content", str(tmp_path / "games")],
         ["--content", str(data), "preview", "mini", next(iter(_card_ids(data)))],
@@ -76,7 +80,7 @@ def test_missing_and_its_message(monkeypatch):
     assert str(error) == ("'cardgen serve' needs watchfiles, which comes with cardgen's 'studio' extra; "
                           "install it with: pip install 'cardgen[studio]'")
     assert install_command("sweep") == "pip install 'cardgen[sweep]'"
-    assert extra_of("matplotlib.pyplot") == "sweep" and extra_of("numpy") is None
+    assert extra_of("matplotlib.pyplot") == "sweep" and extra_of("numpy") == "print-shops" and extra_of("yaml") is None
     assert set(COMMANDS.values()) <= set(EXTRAS)
 
 
@@ -90,4 +94,5 @@ def test_pyproject_extras_bring_the_modules_named_here():
         assert set(modules) - {"distributed"} <= names, (extra, names)  # distributed comes with dask[distributed]
     core = {requirement.split("[")[0].split(">")[0].strip().lower() for requirement in project["dependencies"]}
     assert not core & set(ALL_EXTRA_MODULES)
-    assert "cardgen[sweep,studio]" in extras["all"]
+    (everything,) = extras["all"]
+    assert set(everything.split("[")[1].rstrip("]").split(",")) == set(EXTRAS)
