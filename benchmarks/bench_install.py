@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = {"core": "", "sweep": "[sweep]", "studio": "[studio]", "all": "[all]"}
+SETS = {"core": "", "print-shops": "[print-shops]", "sweep": "[sweep]", "studio": "[studio]", "all": "[all]"}
 
 
 def folder_bytes(folder: Path) -> int:

@@ -80,3 +80,16 @@ def test_the_code_fingerprint_leaves_out_the_data_an_install_maps_into_the_packa
     assert incremental.code_fingerprint() == before
     (package / "a.py").write_text("x = 2\n", "utf-8")
     assert incremental.code_fingerprint() != before
+
+
+def test_the_version_is_the_installed_one():
+    from importlib import metadata
+
+    from click.testing import CliRunner
+
+    import cardgen
+    from cardgen.cli import cli
+
+    assert cardgen.__version__ == metadata.version("cardgen")
+    result = CliRunner().invoke(cli, ["--version"], prog_name="cardgen")
+    assert result.exit_code == 0 and result.output.strip() == f"cardgen, version {cardgen.__version__}"
