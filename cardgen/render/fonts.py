@@ -8,7 +8,6 @@ package, never a font found on the system.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
 from cardgen import resources
 from cardgen.errors import RenderError
