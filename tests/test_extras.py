@@ -96,3 +96,21 @@ def test_pyproject_extras_bring_the_modules_named_here():
     assert not core & set(ALL_EXTRA_MODULES)
     (everything,) = extras["all"]
     assert set(everything.split("[")[1].rstrip("]").split(",")) == set(EXTRAS)
+
+
+def test_an_extra_missing_on_a_path_not_checked_first_still_names_its_install(tmp_path, monkeypatch):
+    """The command line's last line of defence: an extra's module failing to import inside any command."""
+    from click.testing import CliRunner
+
+    from cardgen.cli import COMMANDS, cli
+
+    (tmp_path / "plot_command.py").write_text(
+        "import click\n\n@click.command()\ndef plot():\n    import matplotlib.pyplot\n", "utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setitem(COMMANDS, "plot", "plot_command:plot")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = CliRunner().invoke(cli, ["plot"])
+    assert result.exit_code == 1
+    assert "'cardgen plot' needs matplotlib" in result.output and "pip install 'cardgen[sweep]'" in result.output
+    debug = CliRunner().invoke(cli, ["--debug", "plot"])
+    assert isinstance(debug.exception, ModuleNotFoundError)
