@@ -114,3 +114,34 @@ def test_an_extra_missing_on_a_path_not_checked_first_still_names_its_install(tm
     assert "'cardgen plot' needs matplotlib" in result.output and "pip install 'cardgen[sweep]'" in result.output
     debug = CliRunner().invoke(cli, ["--debug", "plot"])
     assert isinstance(debug.exception, ModuleNotFoundError)
+
+
+def top_level_imports(source: str) -> list[str]:
+    """Modules imported outside any function (at module level, in classes, under if/try)."""
+    import ast
+
+    found: list[str] = []
+
+    def visit(node: ast.AST) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            return
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.append(node.module)
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(source))
+    return found
+
+
+def test_no_module_imports_an_extra_at_its_top():
+    """Every import of an extra's module sits inside the function that needs it, so importing any
+    cardgen module works without the extras (the runtime check above covers the commands' paths)."""
+    extras = set(ALL_EXTRA_MODULES)
+    found = [f"{path.relative_to(ROOT)}: {name}" for path in sorted((ROOT / "cardgen").rglob("*.py"))
+             for name in top_level_imports(path.read_text("utf-8")) if name.split(".")[0] in extras]
+    assert found == []
+    assert top_level_imports("import numpy as np\ntry:\n    from dask import delayed\nexcept ImportError:\n"
+                             "    pass\ndef f():\n    import matplotlib\n") == ["numpy", "dask"]
