@@ -11,4 +11,9 @@ The package is laid out like its pipeline:
 * ``cardgen.cli``        - the ``cardgen`` command, the only part that prints.
 """
 
-__version__ = "0.1.0"
+from importlib import metadata as _metadata
+
+try:  # one version, pyproject.toml's, as installed ('cardgen --version' reads the same)
+    __version__ = _metadata.version("cardgen")
+except _metadata.PackageNotFoundError:  # run from a checkout that was never installed
+    __version__ = "0+unknown"

@@ -47,6 +47,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Iterable
 
+from cardgen import resources
 from cardgen.content.safefile import UnsafeFile, read_capped
 
 #: Options that choose which jobs run (or how), never what a job writes: not inputs.  The
@@ -69,7 +70,7 @@ LIBRARIES = ("reportlab", "weasyprint", "pypdfium2", "pillow", "pyphen", "babel"
 NOT_LAYOUTS = frozenset({"printers.yaml"})
 #: A larger input counts by its size (named in the reason it is not read; the loader caps far lower).
 MAX_HASHED_BYTES = 64 * 1024 * 1024
-PACKAGE_DIR = Path(__file__).resolve().parent
+PACKAGE_DIR = resources.PACKAGE
 
 
 @dataclass(frozen=True)
@@ -105,10 +106,10 @@ def _files(folder: Path) -> Iterable[tuple[Path, tuple[str, ...]]]:
                 yield base / name, (*rel, name)
 
 
-def _hashed_tree(folder: Path) -> list[tuple[str, str]]:
+def _hashed_tree(folder: Path, skip: tuple[str, ...] = ()) -> list[tuple[str, str]]:
     if not folder.is_dir():
         return []
-    return [("/".join(parts), _file_digest(path, folder)) for path, parts in _files(folder)]
+    return [("/".join(parts), _file_digest(path, folder)) for path, parts in _files(folder) if parts[0] not in skip]
 
 
 def code_fingerprint() -> str:
@@ -119,8 +120,10 @@ def code_fingerprint() -> str:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             versions[name] = None
-    return _digest({"package": _hashed_tree(PACKAGE_DIR),
-                    "rulebook-templates": _hashed_tree(PACKAGE_DIR.parent / "templates" / "rulebook"),
+    # the same in a checkout and an install: the data an install maps into the package
+    # (layouts, the bundled games) is hashed where a job reads it, not as code
+    return _digest({"package": _hashed_tree(PACKAGE_DIR, skip=resources.DATA_FOLDERS),
+                    "rulebook-templates": _hashed_tree(resources.RULEBOOK_TEMPLATES),
                     "libraries": versions})
 
 

@@ -27,10 +27,11 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from cardgen import resources
 from cardgen.content.model import CONTENT_FORMAT, ID_PATTERN
 from cardgen.errors import CardgenError, Locator
 
-TEMPLATES = Path(__file__).resolve().parents[1] / "templates" / "new-game"
+TEMPLATES = resources.NEW_GAME_TEMPLATES
 
 #: Card sizes by name, trim in mm (width, height).
 SIZES: dict[str, tuple[float, float]] = {

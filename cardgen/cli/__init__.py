@@ -31,6 +31,8 @@ COMMANDS: dict[str, str] = {
     "preflight": "cardgen.cli.preflight:preflight",
     "serve": "cardgen.cli.serve:serve",
     "upgrade": "cardgen.cli.upgrade:upgrade",
+    "examples": "cardgen.cli.examples:examples",
+    "doctor": "cardgen.cli.doctor:doctor",
 }
 
 
@@ -61,6 +63,13 @@ class LazyGroup(click.Group):
             if ctx.obj is not None and ctx.obj.debug:
                 raise
             raise LibraryFailure(error) from None
+        except ModuleNotFoundError as error:  # an optional library a path did not check for first
+            from cardgen.extras import MissingExtra, extra_of
+
+            extra = extra_of(error.name or "")
+            if extra is None or (ctx.obj is not None and ctx.obj.debug):
+                raise
+            raise LibraryFailure(MissingExtra(extra, [error.name or ""], ctx.invoked_subcommand)) from None
 
 
 class LibraryFailure(click.ClickException):
@@ -82,11 +91,17 @@ class LibraryFailure(click.ClickException):
 
 
 def default_content_dir() -> Path:
-    """``content/`` of the current folder, else of the source checkout."""
+    """``content/`` of the current folder; run from a source checkout without one, the checkout's games.
+
+    An installed cardgen never falls back to its bundled games (they are examples to copy,
+    ``cardgen examples copy``): a folder without ``content/`` has no games, and the commands say so.
+    """
+    from cardgen import resources
+
     here = Path.cwd() / "content"
-    if here.is_dir():
+    if here.is_dir() or not resources.in_checkout():
         return here
-    return Path(__file__).resolve().parents[2] / "content"
+    return resources.EXAMPLES
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -99,7 +99,10 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     if printer(profile, shops).files != "png-per-card":
         raise RenderError(f"--profile names a printer of PNGs; '{profile}' takes PDFs: use --printer {profile}")
     for name in printers:
-        printer(name, shops)
+        if printer(name, shops).files != "png-per-card":
+            from cardgen.extras import require
+
+            require("build --printer")  # CMYK PDF/X and the preflight: cardgen[print-shops]
     options = BuildOptions(
         content_dir=settings.content_dir,
         templates_dir=shops,

@@ -15,7 +15,7 @@ def resolve_games(settings: Settings, names: Sequence[str]) -> list[str]:
 
     available = discover_games(settings.content_dir)
     if not available:
-        raise click.UsageError(f"no games found in {settings.content_dir} (no */game.yaml)")
+        raise click.UsageError(no_games_message(settings))
     unknown = [name for name in names if name not in available]
     if unknown:
         raise click.BadParameter(
@@ -29,6 +29,20 @@ def echo_warnings(warnings: Sequence[object]) -> None:
     """Warnings of the library (a game of an earlier content format ...), on stderr."""
     for warning in warnings:
         click.secho(f"warning: {warning}", fg="yellow", err=True)
+
+
+def no_games_message(settings: Settings) -> str:
+    """No game to work on: where cardgen looked, and the three ways to get games there."""
+    folder = settings.content_dir
+    if not folder.is_dir():
+        where = (f"no games found: the content folder {folder} does not exist" if settings.content_given else
+                 f"no games found: there is no content folder here ({folder}; --content DIR names another)")
+    else:
+        where = f"no games found in {folder} (no */game.yaml)"
+    target = folder if settings.content_given else "content"
+    option = "" if target == "content" else f" --content {target}"
+    return (f"{where}. Start a game with 'cardgen{option} new GAME', or copy a bundled one with "
+            f"'cardgen examples copy klepka {target}' ('cardgen examples' lists them)")
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:

@@ -26,8 +26,11 @@ def preflight(settings: Settings, files: tuple[Path, ...], printer_id: str, page
 
     Exit code 0 when every file passes, 1 when any check fails.
     """
+    from cardgen.extras import require
     from cardgen.render.preflight import preflight as run
     from cardgen.render.printers import printer
+
+    require("preflight")  # pikepdf and numpy: cardgen[print-shops]
 
     shop = printer(printer_id)
     reports = [run(path, shop, expected_pages=pages) for path in files]

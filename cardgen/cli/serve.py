@@ -33,7 +33,10 @@ def serve(settings: Settings, content_dir: Path | None, host: str, port: int) ->
     file, line and message until the next good save. Nothing is written to
     disk and nothing comes from the network. Ctrl-C stops.
     """
+    from cardgen.extras import require
     from cardgen.studio import serve as run
+
+    require("serve")  # watchfiles: cardgen[studio]
 
     folder = content_dir or settings.content_dir
     if not folder.is_dir():

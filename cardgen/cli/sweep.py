@@ -38,6 +38,9 @@ def sweep(settings: Settings, game: str, count: int, seed: int, players_text: st
     OUT/chunks/, so an interrupted sweep resumes when run again.  Exit code 1
     when a game broke an invariant.
     """
+    from cardgen.extras import require
+
+    require("sweep")  # Dask and matplotlib: cardgen[sweep]
     from cardgen.content import load_game
     from cardgen.engines import engine_for
     from cardgen.simulation.sweep import SweepPlan, content_fingerprint, parse_values

@@ -31,6 +31,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterable, TypeVar
 
+from cardgen import resources
+
 T = TypeVar("T")
 
 #: Entries kept per kind (YAML documents, models, PO entries ...), the oldest used go first.
@@ -39,7 +41,7 @@ MAX_ENTRIES = 400
 KEEP_VERSIONS = 3
 #: An entry larger than this is not read (the footballer base's document is about 6 MB).
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-_PACKAGE = Path(__file__).resolve().parents[1]
+_PACKAGE = resources.PACKAGE
 
 
 def cached(kind: str, parts: Iterable[bytes | str], compute: Callable[[], T],
@@ -95,6 +97,11 @@ def _code_version() -> str:
     import pydantic_core
 
     return digest([sys.version, pydantic.VERSION, pydantic_core.__version__, source_digest()])
+
+
+def cache_folder() -> Path | None:
+    """This version's cache folder, or None when the cache is off or cannot safely be used."""
+    return _folder()
 
 
 @lru_cache(maxsize=1)

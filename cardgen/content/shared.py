@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from cardgen import resources
 from cardgen.content.arguments import arguments
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.content.yamlsource import YamlDocument, read_yaml
@@ -27,7 +28,7 @@ from cardgen.errors import ContentError, ContentErrors, I18nError, Locator, show
 
 COMMON = "common"
 TEXT_DIR = "text"
-BUILTIN_DIR = Path(__file__).resolve().parents[1] / COMMON
+BUILTIN_DIR = resources.SHARED_TEXT.parent
 
 
 @dataclass

@@ -27,10 +27,11 @@ from pathlib import Path
 from reportlab.lib.colors import CMYKColor
 from reportlab.pdfgen.canvas import Canvas
 
+from cardgen import resources
 from cardgen.errors import RenderError
 from cardgen.render.ink import RGB, InkCanvas, luma
 
-ICC_DIR = Path(__file__).parent / "icc"
+ICC_DIR = resources.ICC_PROFILES
 PROFILES = {300: "fogra39-tac300.icc", 240: "fogra39-tac240.icc"}  # ink limit % -> file
 OUTPUT_CONDITION = "FOGRA39"  # the characterisation the profiles reproduce (ISO 12647-2, coated paper)
 CMYK = tuple[float, float, float, float]

@@ -8,11 +8,11 @@ package, never a font found on the system.
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
+from cardgen import resources
 from cardgen.errors import RenderError
 
-FONT_DIR = Path(__file__).resolve().parents[1] / "fonts"
+FONT_DIR = resources.FONTS
 
 STYLES: dict[str, str] = {
     "regular": "DejaVuSans",

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from pydantic import ValidationError
 
+from cardgen import resources
 from cardgen.content.layoutmodel import Element, Entry, LayoutFile
 from cardgen.errors import ContentError, Locator, RenderError
 from cardgen.render.shapes import Symbol, parse_symbol
@@ -39,7 +40,7 @@ from cardgen.render.shapes import Symbol, parse_symbol
 if TYPE_CHECKING:
     from cardgen.content.yamlsource import YamlDocument
 
-TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates" / "cards"
+TEMPLATES_DIR = resources.CARD_TEMPLATES
 
 
 def default_templates_dir(content_dir: Path) -> Path:

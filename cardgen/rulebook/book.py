@@ -31,6 +31,7 @@ from markupsafe import Markup, escape
 
 from weasyprint.urls import FatalURLFetchingError
 
+from cardgen import resources
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
@@ -42,7 +43,6 @@ from cardgen.rulebook.produce import PAPERS
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
-PROJECT_ROOT = Path(__file__).resolve().parents[2]
 #: The documents rendered from templates/rulebook/: the template names to try, in order.
 PARTS = {"rulebook": ("{game}.html.j2", "rulebook.html.j2"), "answer-key": ("answer-key.html.j2",)}
 FONT_FILES = {
@@ -318,7 +318,7 @@ def render_html(
         raise RenderError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
     if part not in PARTS:
         raise RenderError(f"unknown rulebook part '{part}'; expected one of: {', '.join(PARTS)}")
-    templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
+    templates_dir = templates_dir or resources.RULEBOOK_TEMPLATES
     texts = Texts(game, language, content_dir, strict=strict)
 
     def image_url(card_id: str) -> str | None:
@@ -410,7 +410,7 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
 
     started = time.perf_counter()
     content_dir = content_dir or game.root.parent
-    templates_dir = templates_dir or PROJECT_ROOT / "templates" / "rulebook"
+    templates_dir = templates_dir or resources.RULEBOOK_TEMPLATES
     picture_errors: list[CardgenError] = []
 
     def card_image(ref: str) -> bytes | None:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from urllib.parse import quote
 
+from cardgen import resources
 from cardgen.errors import CardgenError
 from cardgen.studio.state import GameView, Studio
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "studio"
+TEMPLATES = resources.STUDIO_TEMPLATES
 BADGES = ("overflow", "error", "fallback", "fuzzy")
 BADGE_TITLES = {
     "overflow": "text does not fit its box",
