@@ -253,14 +253,32 @@ def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
     BaseException subclasses, and SystemExit from a library must not end a worker quietly);
     KeyboardInterrupt means the user stopped the build and goes on up.
     """
+    from cardgen.render.fonts import glyph_log
+
     try:
-        return "ok", _resolve(job.func)(options, **dict(job.args))
+        # a character no face of its font has: an error under --strict, else noted on the job's files
+        with glyph_log(strict=options.strict) as glyphs:
+            artefacts = _resolve(job.func)(options, **dict(job.args))
+        return "ok", _with_glyph_warnings(artefacts, glyphs.messages())
     except CardgenError as error:
         return "error", (type(error).__name__, error.message, error.locator, str(error))
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - reported with the job's label
         return "error", ("RenderError", f"{job.label}: {type(error).__name__}: {error}", Locator(), None)
+
+
+def _with_glyph_warnings(artefacts: list[Artefact], messages: list[str]) -> list[Artefact]:
+    """The job's files with its missing-glyph warnings (manifest ``glyphs``; none: unchanged)."""
+    if not messages:
+        return artefacts
+    note = (("glyphs", messages[:20]),)
+    return [replace(a, extra=tuple(sorted(dict(a.extra, **dict(note)).items()))) for a in artefacts]
+
+
+def glyph_summary(artefacts: list[Artefact]) -> list[str]:
+    """Every missing-glyph warning of the build's files (manifest ``glyphs``), once each."""
+    return list(dict.fromkeys(message for a in artefacts for message in dict(a.extra).get("glyphs") or ()))
 
 
 def _raise(job: Job, payload) -> None:

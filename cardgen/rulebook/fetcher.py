@@ -1,7 +1,8 @@
 """The only way a rulebook reads anything: a WeasyPrint URL fetcher with a fence.
 
 It serves ``file:`` URLs under a few folders of the project (``content/``,
-``templates/`` and the vendored fonts), card pictures through the private
+``templates/`` and the vendored fonts; a game's own font file is read capped and
+checked as the cards read it), card pictures through the private
 ``cardgen-card:`` scheme, and inline ``data:`` URLs.  Everything else (other
 files, ``http:``, ``ftp:``, a symlink leading out of the fence) is refused
 and remembered, and the build fails on it afterwards: WeasyPrint itself only
@@ -18,8 +19,10 @@ from urllib.parse import unquote, urlsplit
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from cardgen.errors import RenderError
+from cardgen.render.fonts import FONT_DIR
 
 CARD_SCHEME = "cardgen-card"
+FONT_SUFFIXES = {".ttf", ".otf"}
 
 
 class FencedFetcher(URLFetcher):
@@ -53,10 +56,24 @@ class FencedFetcher(URLFetcher):
         if not any(resolved.is_relative_to(root) for root in self.roots) or not resolved.is_file():
             self._refuse(url, "outside content/, templates/ and the fonts")
         mime, _ = mimetypes.guess_type(resolved.name)
+        if resolved.suffix.lower() in FONT_SUFFIXES and not resolved.is_relative_to(FONT_DIR.resolve()):
+            # a game's own font: read and checked as the cards read it
+            data = self._font(url, resolved)
+        else:
+            data = resolved.read_bytes()
         self.loaded.append(str(resolved))
-        return URLFetcherResponse(
-            resolved.as_uri(), resolved.read_bytes(), {"Content-Type": mime or "application/octet-stream"}
-        )
+        return URLFetcherResponse(resolved.as_uri(), data, {"Content-Type": mime or "application/octet-stream"})
+
+    def _font(self, url: str, path: Path) -> bytes:
+        """A font file: regular, capped, and one reportlab could embed too (else refused)."""
+        from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
+
+        try:
+            data = read_font(path, path.parent)
+            font_coverage(data)
+        except FontFileError as exc:
+            self._refuse(url, str(exc))
+        return data
 
     def _refuse(self, url: str, why: str):
         self.refused.append(f"{url} ({why})")

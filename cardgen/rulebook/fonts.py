@@ -1,0 +1,104 @@
+"""The rulebook's fonts: cardgen's DejaVu faces, and the game's own families when it names them.
+
+``game.yaml``'s ``rulebook_fonts: {body: FAMILY, headings: FAMILY}`` sets the rulebook in
+families the game declares under ``fonts:`` (the same files its cards print with).  Each face
+becomes an ``@font-face`` rule whose ``src`` is the file in the game folder, loaded through the
+fenced URL fetcher (:mod:`cardgen.rulebook.fetcher`); the text's ``font-family`` lists the
+family, then its fallback chain (``dejavu`` is cardgen's ``CardgenSans``), then ``CardgenSans``,
+so a character the family lacks is set in the next face that has it, as on the cards.
+
+A game that names no rulebook family gets exactly the rules it always had (nothing is added).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from cardgen.render.fonts import FONT_DIR
+
+if TYPE_CHECKING:
+    from cardgen.content.loader import Game
+
+#: cardgen's own faces: (family, weight, style) -> file in FONT_DIR
+FONT_FILES = {
+    ("CardgenSans", "normal", "normal"): "DejaVuSans.ttf",
+    ("CardgenSans", "bold", "normal"): "DejaVuSans-Bold.ttf",
+    ("CardgenCondensed", "normal", "normal"): "DejaVuSansCondensed.ttf",
+    ("CardgenCondensed", "bold", "normal"): "DejaVuSansCondensed-Bold.ttf",
+}
+#: The built-in families of a fallback chain, by their CSS names.
+BUILTIN_CSS = {"dejavu": "CardgenSans", "dejavu-condensed": "CardgenCondensed"}
+#: A face of a family -> (font-weight, font-style) of its @font-face rule.
+FACE_CSS = {"regular": ("normal", "normal"), "bold": ("bold", "normal"),
+            "italic": ("normal", "italic"), "bold_italic": ("bold", "italic")}
+#: The margin boxes the paper stylesheets fill (running heads, page numbers).
+MARGIN_BOXES = ("top-left", "top-right", "bottom-left", "bottom-center", "bottom-right")
+
+
+def css_family(name: str) -> str:
+    """The CSS family name of a game's family (a prefix keeps it apart from any system font)."""
+    return BUILTIN_CSS.get(name) or f'"cardgen-game-{name}"'
+
+
+def font_faces(game: "Game | None" = None) -> Markup:
+    """``@font-face`` rules: cardgen's faces, and every face of the families the rulebook uses."""
+    rules = []
+    for (family, weight, style), name in FONT_FILES.items():
+        path = FONT_DIR / name
+        if path.is_file():
+            rules.append(
+                f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
+                f"src: url({path.resolve().as_uri()}); }}"
+            )
+    if game is not None:
+        for family in _used_families(game):
+            spec = game.meta.fonts[family]
+            for face, (weight, style) in FACE_CSS.items():
+                relative = getattr(spec, face)
+                if relative is not None:
+                    url = (game.root / relative).resolve().as_uri()
+                    rules.append(f"@font-face {{ font-family: {css_family(family)}; font-weight: {weight}; "
+                                 f"font-style: {style}; src: url({url}); }}")
+    return Markup("\n".join(rules))
+
+
+def font_css(game: "Game") -> Markup:
+    """The rules that set the text and the headings in the game's families (empty: cardgen's)."""
+    chosen = getattr(game.meta, "rulebook_fonts", None)
+    if chosen is None or (chosen.body is None and chosen.headings is None):
+        return Markup("")
+    rules = []
+    if chosen.body is not None:
+        body = _stack(game, chosen.body)
+        rules.append(f"html {{ font-family: {body}; }}")
+        boxes = " ".join(f"@{box} {{ font-family: {body}; }}" for box in MARGIN_BOXES)
+        rules += [f"@page :left {{ {boxes} }}", f"@page :right {{ {boxes} }}"]
+    headings = chosen.headings or chosen.body
+    rules.append(f"h1, h2, h3, h4, .cover .title {{ font-family: {_stack(game, headings)}; }}")
+    return Markup("\n".join(rules))
+
+
+def _stack(game: "Game", family: str) -> str:
+    """``font-family`` for a family: itself, its fallback chain, then cardgen's DejaVu."""
+    names = [family]
+    spec = game.meta.fonts.get(family)
+    if spec is not None:
+        names += spec.fallback
+    return ", ".join(dict.fromkeys([*map(css_family, names), "CardgenSans"]))
+
+
+def _used_families(game: "Game") -> list[str]:
+    """The game's families the rulebook sets text in, with those of their fallback chains."""
+    chosen = getattr(game.meta, "rulebook_fonts", None)
+    if chosen is None:
+        return []
+    found: list[str] = []
+    for family in (chosen.body, chosen.headings):
+        if family is None or family not in game.meta.fonts:
+            continue
+        for name in [family, *game.meta.fonts[family].fallback]:
+            if name in game.meta.fonts and name not in found:
+                found.append(name)
+    return found

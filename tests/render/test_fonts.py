@@ -1,0 +1,315 @@
+"""A game's own typeface: declared in game.yaml, printed on cards (with fallback) and in the rulebook;
+characters no face has warn (fail under --strict); broken font files are validate errors at their line."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from cardgen.errors import ContentErrors, MissingGlyphError, RenderError
+from cardgen.render import fonts
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from fontmaker import build_font, write_fonts  # noqa: E402
+from render.pdfcheck import fonts_of, reader  # noqa: E402
+
+MINI = Path(__file__).resolve().parents[1] / "data" / "mini"
+
+FONTS_YAML = """
+fonts:
+  boxer:
+    regular: fonts/Boxer-Regular.ttf
+    bold: fonts/Boxer-Bold.ttf
+rulebook_fonts: {body: boxer, headings: boxer}
+"""
+
+LAYOUT = """
+symbols:
+  badge:
+    - {circle: [50, 50, 45], fill: "#ffffff"}
+    - {text: "{label}", at: [50, 50], size: 40, font: boxer-bold, fill: "#000000"}
+faces:
+  - match: {fields: name}
+    elements:
+      - {type: fill, fill: "{group.color}"}
+      - {type: text, text: "{field.name}", font: boxer-bold, box: [5, 8, 53.5, 16], size: 16, min_size: 6}
+      - {type: text, text: "{group.name}", font: regular, box: [5, 30, 53.5, 8], size: 9}
+      - {type: draw, draw: badge, params: {label: "{card.id}"}, box: [16.75, 45, 30, 30]}
+  - elements:
+      - {type: fill, fill: "{group.color}"}
+      - {type: text, text: "{card.id}", font: boxer, box: [5, 8, 53.5, 16], size: 16}
+backs:
+  - elements:
+      - {type: fill, fill: "{back.color}"}
+      - {type: text, text: "Boxer", font: boxer, box: [5, 40, 53.5, 10], size: 14, color: "#ffffff"}
+"""
+
+
+def make_game(root: Path, names: dict[str, str] | None = None, fonts_yaml: str = FONTS_YAML,
+              layout: str = LAYOUT) -> Path:
+    """The test game 'mini' in ``root``/content, set in the test face Boxer; ``names``: card name texts."""
+    game = root / "content" / "mini"
+    shutil.copytree(MINI, game)
+    write_fonts(game / "fonts")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + fonts_yaml, "utf-8")
+    (game / "layout.yaml").write_text(layout, "utf-8")
+    text = game / "text" / "ru.yaml"
+    source = text.read_text("utf-8")
+    for key, value in (names or {"card.one.name": "Boxer One", "card.swap.name": "Swap Обмен"}).items():
+        source = re.sub(rf'(  {re.escape(key)}: )".*"', rf'\g<1>"{value}"', source)
+    text.write_text(source, "utf-8")
+    return root / "content"
+
+
+def load(content: Path):
+    from cardgen.content import load_games
+
+    return load_games(content, ["mini"])[0]
+
+
+def card_pdf(game, card_id: str, lang: str = "ru", strict: bool | None = None) -> tuple[bytes, list]:
+    """One card face alone on a page, and the renderer's missing-glyph warnings."""
+    from cardgen.render.card import CardRenderer
+    from cardgen.render.pdf import finish, new_canvas
+
+    renderer = CardRenderer(game, lang, strict=strict)
+    plan = renderer.face(game.card(card_id))
+    canvas = new_canvas((plan.width, plan.height), card_id)
+    renderer.place(canvas, plan, 0, 0)
+    canvas.showPage()
+    return finish(canvas), renderer.glyph_warnings
+
+
+def base_names(pdf: bytes) -> dict[str, bool]:
+    """Font name without the subset tag -> embedded and subset (a six-letter tag)."""
+    return {name.split("+", 1)[-1].lstrip("/"): embedded and bool(re.match(r"/?[A-Z]{6}\+", name))
+            for name, embedded in fonts_of(reader(pdf))}
+
+
+def test_a_card_prints_in_the_game_typeface_embedded_and_subset(tmp_path):
+    game = load(make_game(tmp_path))
+    pdf, warnings = card_pdf(game, "one")
+    found = base_names(pdf)
+    assert found.get("Boxer-Bold") is True, found  # the name and the badge's text
+    assert "Boxer-Regular" not in found  # not used on this face: not embedded
+    assert warnings == []
+    other, _ = card_pdf(game, "two")  # no name: the card id in boxer (regular)
+    assert base_names(other).get("Boxer-Regular") is True
+
+
+def test_cyrillic_in_the_test_face_is_drawn_in_dejavu(tmp_path):
+    game = load(make_game(tmp_path))
+    pdf, warnings = card_pdf(game, "swap")  # "Swap Обмен" in boxer-bold, which has no Cyrillic
+    found = base_names(pdf)
+    assert found.get("Boxer-Bold") is True and found.get("DejaVuSans-Bold") is True, found
+    assert warnings == []
+    chain = game_chain(game, "boxer-bold")
+    assert fonts.runs("Swap Обмен", chain) == ((fonts.faces(chain)[0], "Swap "), ("DejaVuSans-Bold", "Обмен"))
+
+
+def game_chain(game, name: str) -> str:
+    return fonts.GameFonts.of(game).chain(name)
+
+
+def test_measuring_uses_the_runs_drawn():
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    fonts.register_fonts()
+    chain = "DejaVuSans|DejaVuSans-Bold"
+    assert fonts.text_width("Ab", chain, 10) == pytest.approx(stringWidth("Ab", "DejaVuSans", 10))
+    assert fonts.text_width("Ab", "DejaVuSans", 10) == stringWidth("Ab", "DejaVuSans", 10)
+
+
+def test_fallback_changes_the_wrapping_as_it_changes_the_widths(tmp_path):
+    from cardgen.render.text import fit_text
+
+    game = load(make_game(tmp_path))
+    chain = game_chain(game, "boxer")
+    # Boxer's glyphs are 600 units wide: wider than DejaVu's Cyrillic, so the same word wraps differently
+    word = "Обмен"
+    in_chain = fonts.text_width(word, chain, 10)
+    assert in_chain == pytest.approx(fonts.text_width(word, "DejaVuSans", 10))
+    assert fonts.text_width("Swap", chain, 10) == pytest.approx(4 * 6.0)
+    fitted = fit_text("Swap Swap Обмен", chain, fonts.text_width("Swap Swap", chain, 10) + 1, 100, size=10,
+                      min_size=10)
+    assert fitted.lines == ("Swap Swap", "Обмен")
+
+
+def test_a_character_no_face_has_warns_and_fails_when_strict(tmp_path):
+    game = load(make_game(tmp_path, {"card.one.name": "日本 One"}))
+    _, warnings = card_pdf(game, "one")
+    assert len(warnings) == 1
+    message = str(warnings[0])
+    assert "U+65E5 CJK UNIFIED IDEOGRAPH-65E5" in message and "U+672C" in message
+    assert "card one" in message and "language ru" in message and "'日本 One'" in message
+    assert "layout.yaml:" in message  # the element that prints it
+    with pytest.raises(MissingGlyphError) as caught:
+        card_pdf(game, "one", strict=True)
+    assert "U+65E5" in str(caught.value)
+    with fonts.glyph_log(strict=True), pytest.raises(MissingGlyphError):  # as a --strict build job
+        card_pdf(game, "one")
+    with fonts.glyph_log() as log:
+        card_pdf(game, "one")
+    assert len(log.messages()) == 1
+
+
+def test_the_builtin_faces_warn_too(games):
+    """Japanese on a bundled layout (DejaVu only): a warning, an error when strict; never silent."""
+    import copy
+
+    from cardgen.render.card import CardRenderer
+
+    game = copy.copy(games["klepka"])
+    card = next(c for c in game.cards if "name" in c.text)
+    lang = game.meta.source_language
+    game.messages = {**game.messages, lang: {**game.messages[lang], card.text["name"]: "東京"}}
+    renderer = CardRenderer(game, lang)
+    renderer.face(card)
+    assert any("U+6771" in w.message for w in renderer.glyph_warnings)
+    with pytest.raises(MissingGlyphError, match=f"card {card.id}"):
+        CardRenderer(game, lang, strict=True).face(card)
+
+
+def test_symbol_text_in_the_game_face(tmp_path):
+    game = load(make_game(tmp_path, {"card.one.name": "Boxer One"}))
+    pdf, _ = card_pdf(game, "one")
+    # the badge symbol's text is the card id in boxer-bold: Boxer-Bold draws it
+    assert base_names(pdf).get("Boxer-Bold") is True
+
+
+def test_two_games_may_each_call_a_family_brand(tmp_path):
+    one = load(make_game(tmp_path / "a"))
+    two_root = make_game(tmp_path / "b")
+    (two_root / "mini" / "fonts" / "Boxer-Bold.ttf").write_bytes(build_font("Other", "Bold", stroke=200))
+    two = load(two_root)
+    first, second = game_chain(one, "boxer-bold"), game_chain(two, "boxer-bold")
+    assert fonts.faces(first)[0] != fonts.faces(second)[0]
+    assert base_names(card_pdf(two, "one")[0]).get("Other-Bold") is True
+    assert base_names(card_pdf(one, "one")[0]).get("Boxer-Bold") is True
+    # the registered name comes from the file's bytes: the same on every run, so the PDF too
+    assert card_pdf(one, "one")[0] == card_pdf(one, "one")[0]
+    assert fonts.faces(first)[0] == "cg-" + __import__("hashlib").sha256(
+        (tmp_path / "a" / "content" / "mini" / "fonts" / "Boxer-Bold.ttf").read_bytes()).hexdigest()[:16]
+
+
+def test_unknown_or_undeclared_faces_are_layout_errors_at_their_line(tmp_path):
+    from cardgen.validation import validate_games
+
+    layout = LAYOUT.replace("font: boxer, box: [5, 8", "font: boxer-italic, box: [5, 8").replace(
+        "font: regular,", "font: boxr,")
+    content = make_game(tmp_path, layout=layout)
+    with pytest.raises(ContentErrors) as caught:
+        validate_games(content, ["mini"])
+    messages = [str(e) for e in caught.value.errors]
+    lines = layout.splitlines()
+    italic = next(i for i, line in enumerate(lines, 1) if "boxer-italic" in line)
+    typo = next(i for i, line in enumerate(lines, 1) if "boxr" in line)
+    assert any(f"layout.yaml:{italic}:" in m and "family 'boxer' has no italic face" in m for m in messages), messages
+    assert any(f"layout.yaml:{typo}:" in m and "unknown font 'boxr'" in m and "did you mean 'boxer'" in m
+               for m in messages), messages
+
+
+def test_the_game_validates_with_its_fonts(tmp_path):
+    from cardgen.validation import validate_games
+
+    assert validate_games(make_game(tmp_path), ["mini"])[0].meta.fonts["boxer"].fallback == ["dejavu"]
+
+
+def cff_font() -> bytes:
+    import io
+
+    from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
+
+    builder = FontBuilder(1000, isTTF=False)
+    builder.setupGlyphOrder([".notdef", "A"])
+    builder.setupCharacterMap({0x41: "A"})
+    pen = T2CharStringPen(600, None)
+    pen.moveTo((0, 0)), pen.lineTo((500, 0)), pen.lineTo((250, 700)), pen.closePath()
+    charstrings = {".notdef": T2CharStringPen(600, None).getCharString(), "A": pen.getCharString()}
+    builder.setupCFF("Cff-Regular", {"FullName": "Cff Regular"}, charstrings, {})
+    builder.setupHorizontalMetrics({".notdef": (600, 0), "A": (600, 0)})
+    builder.setupHorizontalHeader(ascent=800, descent=-200)
+    builder.setupNameTable({"familyName": "Cff", "styleName": "Regular"})
+    builder.setupOS2()
+    builder.setupPost()
+    out = io.BytesIO()
+    builder.save(out)
+    return out.getvalue()
+
+
+def test_broken_font_files_are_validate_errors_at_the_line_that_names_them(tmp_path):
+    from cardgen.validation import validate_games
+
+    content = make_game(tmp_path, fonts_yaml="""
+fonts:
+  boxer:
+    regular: fonts/Boxer-Regular.ttf
+    bold: fonts/Boxer-Bold.ttf
+  png:
+    regular: fonts/picture.ttf
+  cut:
+    regular: fonts/cut.ttf
+  cff:
+    regular: fonts/cff.otf
+  gone:
+    regular: fonts/nothing.ttf
+  away:
+    regular: ../../outside.ttf
+    fallback: [boxer, nosuch]
+""")
+    folder = content / "mini" / "fonts"
+    (folder / "picture.ttf").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
+    whole = (folder / "Boxer-Regular.ttf").read_bytes()
+    (folder / "cut.ttf").write_bytes(whole[: len(whole) // 2])
+    (folder / "cff.otf").write_bytes(cff_font())
+    (tmp_path / "outside.ttf").write_bytes(whole)
+    with pytest.raises(ContentErrors) as caught:
+        validate_games(content, ["mini"])
+    shown = {(e.locator.line, e.message) for e in caught.value.errors}
+    lines = (content / "mini" / "game.yaml").read_text("utf-8").splitlines()
+
+    def line_of(text: str) -> int:
+        return next(i for i, line in enumerate(lines, 1) if text in line)
+
+    def has(text: str, fragment: str) -> bool:
+        return any(line == line_of(text) and fragment in message for line, message in shown)
+
+    assert has("fonts/picture.ttf", "not a TrueType or OpenType font file"), shown
+    assert has("fonts/cut.ttf", "fonts/cut.ttf"), shown
+    assert has("fonts/cff.otf", "PostScript (CFF) outlines"), shown
+    assert has("fonts/nothing.ttf", "file not found"), shown
+    assert has("../../outside.ttf", "outside the game folder"), shown
+    assert has("fallback: [boxer, nosuch]", "unknown font family 'nosuch'"), shown
+    assert all(str(e.locator.file).endswith("mini/game.yaml") for e in caught.value.errors)
+
+
+def test_family_names_that_clash_with_face_names_are_refused(tmp_path):
+    from cardgen.validation import validate_games
+
+    content = make_game(tmp_path, fonts_yaml="""
+fonts:
+  boxer:
+    regular: fonts/Boxer-Regular.ttf
+    bold: fonts/Boxer-Bold.ttf
+  boxer-bold:
+    regular: fonts/Boxer-Bold.ttf
+  condensed:
+    regular: fonts/Boxer-Bold.ttf
+""")
+    with pytest.raises(ContentErrors) as caught:
+        validate_games(content, ["mini"])
+    messages = " ".join(e.message for e in caught.value.errors)
+    assert "'boxer-bold'" in messages and "bold face of a family 'boxer'" in messages
+    assert "'condensed': the name is taken by a built-in font" in messages
+
+
+def test_a_font_file_swapped_after_validation_is_a_render_error(tmp_path):
+    game = load(make_game(tmp_path))
+    (game.root / "fonts" / "Boxer-Bold.ttf").write_bytes(b"not a font at all")
+    with pytest.raises(RenderError, match=r"Boxer-Bold.ttf: not a TrueType"):
+        card_pdf(game, "one")
