@@ -2,11 +2,14 @@
 
 "Boxer" covers printable ASCII and nothing else (no Cyrillic, no CJK): every glyph is a
 rectangle outline whose stroke is thin (regular) or thick (bold), with a small square
-placed by the character's code, so glyphs differ and a render shows which face drew them.
+placed by the character's code, so glyphs differ and a render shows which face drew them.  :func:`make_game` sets the test
+game ``tests/data/mini`` in it (game.yaml ``fonts:``, a layout of its own).
 """
 
 from __future__ import annotations
 
+import re
+import shutil
 from pathlib import Path
 
 ASCII = [chr(code) for code in range(0x21, 0x7F)]
@@ -80,3 +83,51 @@ def write_fonts(folder: Path, family: str = "Boxer") -> dict[str, Path]:
         path.write_bytes(build_font(family, style))
         paths[style.lower()] = path
     return paths
+
+
+MINI = Path(__file__).resolve().parent / "data" / "mini"
+
+FONTS_YAML = """
+fonts:
+  boxer:
+    regular: fonts/Boxer-Regular.ttf
+    bold: fonts/Boxer-Bold.ttf
+rulebook_fonts: {body: boxer, headings: boxer}
+"""
+
+LAYOUT = """
+symbols:
+  badge:
+    - {circle: [50, 50, 45], fill: "#ffffff"}
+    - {text: "{label}", at: [50, 50], size: 40, font: boxer-bold, fill: "#000000"}
+faces:
+  - match: {fields: name}
+    elements:
+      - {type: fill, fill: "{group.color}"}
+      - {type: text, text: "{field.name}", font: boxer-bold, box: [5, 8, 53.5, 16], size: 16, min_size: 6}
+      - {type: text, text: "{group.name}", font: regular, box: [5, 30, 53.5, 8], size: 9}
+      - {type: draw, draw: badge, params: {label: "{card.id}"}, box: [16.75, 45, 30, 30]}
+  - elements:
+      - {type: fill, fill: "{group.color}"}
+      - {type: text, text: "{card.id}", font: boxer, box: [5, 8, 53.5, 16], size: 16}
+backs:
+  - elements:
+      - {type: fill, fill: "{back.color}"}
+      - {type: text, text: "Boxer", font: boxer, box: [5, 40, 53.5, 10], size: 14, color: "#ffffff"}
+"""
+
+
+def make_game(root: Path, names: dict[str, str] | None = None, fonts_yaml: str = FONTS_YAML,
+              layout: str = LAYOUT) -> Path:
+    """The test game 'mini' in ``root``/content, set in the test face Boxer; ``names``: card name texts."""
+    game = root / "content" / "mini"
+    shutil.copytree(MINI, game)
+    write_fonts(game / "fonts")
+    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + fonts_yaml, "utf-8")
+    (game / "layout.yaml").write_text(layout, "utf-8")
+    text = game / "text" / "ru.yaml"
+    source = text.read_text("utf-8")
+    for key, value in (names or {"card.one.name": "Boxer One", "card.swap.name": "Swap Обмен"}).items():
+        source = re.sub(rf'(  {re.escape(key)}: )".*"', rf'\g<1>"{value}"', source)
+    text.write_text(source, "utf-8")
+    return root / "content"

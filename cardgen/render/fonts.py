@@ -242,9 +242,9 @@ def glyph_problem(text: str, chain: str, locator: Locator | None = None) -> Miss
         return None
     shown = ", ".join(describe(char) for char in lacking[:4]) + (f" and {len(lacking) - 4} more" if len(lacking) > 4 else "")
     short = text if len(text) <= 60 else text[:57] + "..."
-    return MissingGlyphError(f"no face of the font ({face_names(chain)}) has {shown}, in the text {short!r}; "
-                             "it would print as an empty box: declare a font family with these characters "
-                             "(game.yaml 'fonts:', its 'fallback:') and use it in the layout", locator)
+    return MissingGlyphError(f"text {short!r}: no face of its font ({face_names(chain)}) has {shown}; it would "
+                             "print as empty boxes: declare a font family with these characters (game.yaml "
+                             "'fonts:', or a family's 'fallback:') and use it in the layout", locator)
 
 
 def report_glyphs(problem: MissingGlyphError, strict: bool | None = None) -> None:

@@ -4,7 +4,6 @@ characters no face has warn (fail under --strict); broken font files are validat
 from __future__ import annotations
 
 import re
-import shutil
 import sys
 from pathlib import Path
 
@@ -14,56 +13,8 @@ from cardgen.errors import ContentErrors, MissingGlyphError, RenderError
 from cardgen.render import fonts
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from fontmaker import build_font, write_fonts  # noqa: E402
+from fontmaker import LAYOUT, build_font, make_game  # noqa: E402
 from render.pdfcheck import fonts_of, reader  # noqa: E402
-
-MINI = Path(__file__).resolve().parents[1] / "data" / "mini"
-
-FONTS_YAML = """
-fonts:
-  boxer:
-    regular: fonts/Boxer-Regular.ttf
-    bold: fonts/Boxer-Bold.ttf
-rulebook_fonts: {body: boxer, headings: boxer}
-"""
-
-LAYOUT = """
-symbols:
-  badge:
-    - {circle: [50, 50, 45], fill: "#ffffff"}
-    - {text: "{label}", at: [50, 50], size: 40, font: boxer-bold, fill: "#000000"}
-faces:
-  - match: {fields: name}
-    elements:
-      - {type: fill, fill: "{group.color}"}
-      - {type: text, text: "{field.name}", font: boxer-bold, box: [5, 8, 53.5, 16], size: 16, min_size: 6}
-      - {type: text, text: "{group.name}", font: regular, box: [5, 30, 53.5, 8], size: 9}
-      - {type: draw, draw: badge, params: {label: "{card.id}"}, box: [16.75, 45, 30, 30]}
-  - elements:
-      - {type: fill, fill: "{group.color}"}
-      - {type: text, text: "{card.id}", font: boxer, box: [5, 8, 53.5, 16], size: 16}
-backs:
-  - elements:
-      - {type: fill, fill: "{back.color}"}
-      - {type: text, text: "Boxer", font: boxer, box: [5, 40, 53.5, 10], size: 14, color: "#ffffff"}
-"""
-
-
-def make_game(root: Path, names: dict[str, str] | None = None, fonts_yaml: str = FONTS_YAML,
-              layout: str = LAYOUT) -> Path:
-    """The test game 'mini' in ``root``/content, set in the test face Boxer; ``names``: card name texts."""
-    game = root / "content" / "mini"
-    shutil.copytree(MINI, game)
-    write_fonts(game / "fonts")
-    (game / "game.yaml").write_text((game / "game.yaml").read_text("utf-8") + fonts_yaml, "utf-8")
-    (game / "layout.yaml").write_text(layout, "utf-8")
-    text = game / "text" / "ru.yaml"
-    source = text.read_text("utf-8")
-    for key, value in (names or {"card.one.name": "Boxer One", "card.swap.name": "Swap Обмен"}).items():
-        source = re.sub(rf'(  {re.escape(key)}: )".*"', rf'\g<1>"{value}"', source)
-    text.write_text(source, "utf-8")
-    return root / "content"
-
 
 def load(content: Path):
     from cardgen.content import load_games
