@@ -212,7 +212,7 @@ class CardRenderer:
         if where:
             problem = self._located(problem, where, locator)
         problem.args = (problem.message,)
-        if problem.message not in {w.message for w in self.glyph_warnings}:
+        if str(problem) not in {str(w) for w in self.glyph_warnings}:
             self.glyph_warnings.append(problem)
         fonts.report_glyphs(problem, self.strict)
 
