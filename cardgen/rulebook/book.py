@@ -34,7 +34,7 @@ from weasyprint.urls import FatalURLFetchingError
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
-from cardgen.render.fonts import FONT_DIR
+from cardgen.render.fonts import FONT_DIR, report_glyphs
 from cardgen.rulebook import answers, fonts, hyphenation, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
 from cardgen.rulebook.produce import PAPERS
@@ -384,6 +384,10 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             game, language, paper, content_dir=content_dir, templates_dir=templates_dir,
             strict=strict, blank_pages=blank, toc_pages=toc_pages, part=part,
         )
+        if toc_pages is None and not blank:  # the first layout's text holds every word the book prints
+            missing = fonts.glyph_problem(game, html, language)
+            if missing is not None:
+                report_glyphs(missing, strict or None)
         try:
             document = HTML(
                 string=html, base_url=templates_dir.resolve().as_uri() + "/", url_fetcher=fetcher

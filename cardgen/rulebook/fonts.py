@@ -8,15 +8,21 @@ family, then its fallback chain (``dejavu`` is cardgen's ``CardgenSans``), then 
 so a character the family lacks is set in the next face that has it, as on the cards.
 
 A game that names no rulebook family gets exactly the rules it always had (nothing is added).
+
+A character that none of the rulebook's faces has would be set by Pango in whatever system font
+has it, or as an empty box: :func:`glyph_problem` finds such characters in the rulebook's text
+before it is laid out, for a warning (an error under ``--strict``), as on the cards.
 """
 
 from __future__ import annotations
 
+from html.parser import HTMLParser
 from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
-from cardgen.render.fonts import FONT_DIR
+from cardgen.errors import Locator, MissingGlyphError
+from cardgen.render.fonts import BUILTIN_FAMILIES, FONT_DIR
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -89,16 +95,82 @@ def _stack(game: "Game", family: str) -> str:
     return ", ".join(dict.fromkeys([*map(css_family, names), "CardgenSans"]))
 
 
-def _used_families(game: "Game") -> list[str]:
-    """The game's families the rulebook sets text in, with those of their fallback chains."""
+def _used_families(game: "Game", builtin: bool = False) -> list[str]:
+    """The game's families the rulebook sets text in, with those of their fallback chains
+    (``builtin``: the built-in families named too)."""
     chosen = getattr(game.meta, "rulebook_fonts", None)
     if chosen is None:
         return []
     found: list[str] = []
     for family in (chosen.body, chosen.headings):
-        if family is None or family not in game.meta.fonts:
+        if family is None:
             continue
-        for name in [family, *game.meta.fonts[family].fallback]:
-            if name in game.meta.fonts and name not in found:
+        spec = game.meta.fonts.get(family)
+        for name in [family, *(spec.fallback if spec is not None else ())]:
+            if (name in game.meta.fonts or (builtin and name in BUILTIN_FAMILIES)) and name not in found:
                 found.append(name)
     return found
+
+
+# --- characters no face of the rulebook has -------------------------------------------------------
+
+class _Text(HTMLParser):
+    """The text a reader sees: every text node but those of <style>, <script> and <title>."""
+
+    HIDDEN = {"style", "script", "title"}
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hidden = 0
+
+    def handle_starttag(self, tag, attrs):
+        self.hidden += tag in self.HIDDEN
+
+    def handle_endtag(self, tag):
+        self.hidden -= tag in self.HIDDEN and self.hidden > 0
+
+    def handle_data(self, data):
+        if not self.hidden:
+            self.parts.append(data)
+
+
+def glyph_problem(game: "Game", html: str, language: str) -> MissingGlyphError | None:
+    """The characters of the rulebook's text that no face of its fonts has (None: every one has a face)."""
+    from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
+    from cardgen.render import fonts
+
+    reader = _Text()
+    reader.feed(html)
+    text = " ".join(reader.parts)
+    covered: set[int] = set()
+    names: list[str] = []
+    builtin = ["DejaVuSans", "DejaVuSans-Bold"]  # CardgenSans: the stylesheets' own text
+    for family in _used_families(game, builtin=True):
+        if family in BUILTIN_FAMILIES:
+            builtin += [BUILTIN_FAMILIES[family]["regular"], BUILTIN_FAMILIES[family]["bold"]]
+    for face in dict.fromkeys(builtin):
+        covered |= set(fonts._coverage(fonts.register(face)))
+        names.append(face)
+    for family in _used_families(game):
+        spec = game.meta.fonts[family]
+        for face in FACE_CSS:
+            relative = getattr(spec, face)
+            if relative is None:
+                continue
+            try:
+                covered |= font_coverage(read_font(game.root / relative, game.root))
+            except FontFileError:
+                continue  # the fetcher refuses the file with its reason
+            names.append(relative)
+    lacking = list(dict.fromkeys(ch for ch in text if ord(ch) not in covered and not fonts._blank(ch)))
+    if not lacking:
+        return None
+    at = text.index(lacking[0])
+    context = " ".join(text[max(0, at - 30):at + 30].split())
+    shown = ", ".join(fonts.describe(ch) for ch in lacking[:4]) + (f" and {len(lacking) - 4} more"
+                                                                   if len(lacking) > 4 else "")
+    return MissingGlyphError(
+        f"the rulebook of '{game.id}', text ...{context}...: no face of the rulebook's fonts ({', '.join(names)}) has {shown}; it would "
+        "print in some system font or as empty boxes: declare a font family with these characters in game.yaml "
+        "and name it in 'rulebook_fonts:' (or a family's 'fallback:')", Locator(language=language))

@@ -64,3 +64,39 @@ def test_a_font_file_broken_after_validation_is_refused_by_the_rulebook(tmp_path
     (game.root / "fonts" / "Boxer-Regular.ttf").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(64))
     with pytest.raises(RenderError, match="Boxer-Regular.ttf.*not a TrueType or OpenType font"):
         build_rulebook(game, "ru", "a4", content_dir=content)
+
+
+def test_characters_no_face_of_the_rulebook_has_warn_and_fail_when_strict(tmp_path):
+    from cardgen.content import load_games
+    from cardgen.errors import MissingGlyphError
+    from cardgen.render.fonts import glyph_log
+    from cardgen.rulebook import fonts
+    from cardgen.rulebook.book import render_html
+
+    content = make_game(tmp_path, {"card.one.name": "日本 One"})
+    game = load_games(content, ["mini"])[0]
+    html, _ = render_html(game, "ru", content_dir=content)
+    problem = fonts.glyph_problem(game, html, "ru")
+    assert problem is not None and "U+65E5 CJK UNIFIED IDEOGRAPH-65E5" in problem.message
+    assert "the rulebook of 'mini'" in problem.message and "日本 One" in problem.message
+    assert "fonts/Boxer-Regular.ttf" in problem.message and problem.locator.language == "ru"
+    # the Cyrillic of the same rulebook has a face (DejaVu, the fallback): not named
+    assert "CYRILLIC" not in problem.message
+
+    from cardgen.rulebook.book import build_rulebook
+
+    with glyph_log() as log:  # as a build job without --strict: a warning, and the book is made
+        assert build_rulebook(game, "ru", "a4", content_dir=content).pages > 1
+    assert any("the rulebook of 'mini'" in message for message in log.messages())
+    with pytest.raises(MissingGlyphError, match=r"U\+672C"):
+        build_rulebook(game, "ru", "a4", content_dir=content, strict=True)
+
+
+def test_a_rulebook_whose_every_character_has_a_face_has_no_problem(tmp_path):
+    from cardgen.content import load_games
+    from cardgen.rulebook import fonts
+    from cardgen.rulebook.book import render_html
+
+    content = make_game(tmp_path)
+    game = load_games(content, ["mini"])[0]
+    assert fonts.glyph_problem(game, render_html(game, "ru", content_dir=content)[0], "ru") is None
