@@ -16,10 +16,8 @@ ASCII = [chr(code) for code in range(0x21, 0x7F)]
 UNITS = 1000
 
 
-def _glyph(code: int, stroke: int, width: int):
-    from fontTools.pens.ttGlyphPen import TTGlyphPen
-
-    pen = TTGlyphPen(None)
+def _draw(pen, code: int, stroke: int, width: int) -> None:
+    """A glyph: a rectangle outline, its hole, and a small square placed by ``code``."""
 
     def rect(x0: int, y0: int, x1: int, y1: int, clockwise: bool = True) -> None:
         points = [(x0, y0), (x0, y1), (x1, y1), (x1, y0)] if clockwise else [(x0, y0), (x1, y0), (x1, y1), (x0, y1)]
@@ -35,31 +33,40 @@ def _glyph(code: int, stroke: int, width: int):
     x = left + stroke + 10 + (code % 3) * (right - left - 2 * stroke - size - 20) // 2
     y = bottom + stroke + 10 + ((code // 3) % 4) * (top - bottom - 2 * stroke - size - 20) // 3
     rect(x, y, x + size, y + size)
-    return pen.glyph()
 
 
 def build_font(family: str = "Boxer", style: str = "Regular", *, stroke: int | None = None,
-               chars: list[str] | None = None) -> bytes:
-    """A TrueType font (bytes) with a glyph for each of ``chars`` (printable ASCII)."""
+               chars: list[str] | None = None, cff: bool = False) -> bytes:
+    """A font (bytes) with a glyph for each of ``chars`` (printable ASCII): TrueType outlines,
+    or with ``cff`` an OpenType font with PostScript (CFF) outlines."""
     import io
 
     from fontTools.fontBuilder import FontBuilder
+    from fontTools.pens.t2CharStringPen import T2CharStringPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
 
     chars = ASCII if chars is None else chars
     stroke = stroke if stroke is not None else (120 if "Bold" in style else 50)
     width = 600
     names = [".notdef", "space"] + [f"u{ord(ch):04X}" for ch in chars]
-    builder = FontBuilder(UNITS, isTTF=True)
+    codes = {".notdef": 0, "space": None, **{f"u{ord(ch):04X}": ord(ch) for ch in chars}}
+    advance = {name: (width if name != "space" else 300) for name in names}
+    postscript = f"{family}-{style}".replace(" ", "")
+    builder = FontBuilder(UNITS, isTTF=not cff)
     builder.setupGlyphOrder(names)
     builder.setupCharacterMap({0x20: "space", **{ord(ch): f"u{ord(ch):04X}" for ch in chars}})
-    empty = TTGlyphPen(None).glyph()
-    glyphs = {".notdef": _glyph(0, 20, width), "space": empty}
-    glyphs.update({f"u{ord(ch):04X}": _glyph(ord(ch), stroke, width) for ch in chars})
-    builder.setupGlyf(glyphs)
-    builder.setupHorizontalMetrics({name: (width if name != "space" else 300, 60) for name in names})
+    outlines = {}
+    for name in names:
+        pen = T2CharStringPen(advance[name], None) if cff else TTGlyphPen(None)
+        if codes[name] is not None:
+            _draw(pen, codes[name], stroke if name != ".notdef" else 20, width)
+        outlines[name] = pen.getCharString() if cff else pen.glyph()
+    if cff:
+        builder.setupCFF(postscript, {"FullName": f"{family} {style}"}, outlines, {})
+    else:
+        builder.setupGlyf(outlines)
+    builder.setupHorizontalMetrics({name: (advance[name], 60) for name in names})
     builder.setupHorizontalHeader(ascent=800, descent=-200)
-    postscript = f"{family}-{style}".replace(" ", "")
     builder.setupNameTable({"familyName": family, "styleName": style, "psName": postscript,
                             "uniqueFontIdentifier": f"cardgen-tests:{postscript}",
                             "fullName": f"{family} {style}", "version": "Version 1.000"})
@@ -68,7 +75,8 @@ def build_font(family: str = "Boxer", style: str = "Regular", *, stroke: int | N
                      usWeightClass=700 if "Bold" in style else 400,
                      fsSelection=(0x20 if "Bold" in style else 0x40))
     builder.setupPost()
-    builder.setupHead(unitsPerEm=UNITS, created=3786825600, modified=3786825600, macStyle=1 if "Bold" in style else 0)
+    builder.setupHead(unitsPerEm=UNITS, created=3786825600, modified=3786825600,
+                      macStyle=1 if "Bold" in style else 0)
     out = io.BytesIO()
     builder.save(out)
     return out.getvalue()

@@ -76,12 +76,11 @@ def register_file(path: Path, root: Path, shown: str | None = None) -> str:
     """Register a game's font file (read fenced and capped, checked) and return its reportlab name."""
     from reportlab.pdfbase import pdfmetrics
 
-    from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
+    from cardgen.content.fontfiles import FontFileError, read_font, truetype
     from cardgen.render.fontfile import parsed_font_bytes
 
     try:
-        data = read_font(path, root)
-        font_coverage(data)
+        data = truetype(read_font(path, root))  # CFF outlines converted: reportlab embeds TrueType only
     except FontFileError as exc:
         raise RenderError(f"font file {shown or path}: {exc}") from None
     name = "cg-" + hashlib.sha256(data).hexdigest()[:16]

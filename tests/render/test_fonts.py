@@ -170,29 +170,6 @@ def test_the_game_validates_with_its_fonts(tmp_path):
     assert validate_games(make_game(tmp_path), ["mini"])[0].meta.fonts["boxer"].fallback == ["dejavu"]
 
 
-def cff_font() -> bytes:
-    import io
-
-    from fontTools.fontBuilder import FontBuilder
-    from fontTools.pens.t2CharStringPen import T2CharStringPen
-
-    builder = FontBuilder(1000, isTTF=False)
-    builder.setupGlyphOrder([".notdef", "A"])
-    builder.setupCharacterMap({0x41: "A"})
-    pen = T2CharStringPen(600, None)
-    pen.moveTo((0, 0)), pen.lineTo((500, 0)), pen.lineTo((250, 700)), pen.closePath()
-    charstrings = {".notdef": T2CharStringPen(600, None).getCharString(), "A": pen.getCharString()}
-    builder.setupCFF("Cff-Regular", {"FullName": "Cff Regular"}, charstrings, {})
-    builder.setupHorizontalMetrics({".notdef": (600, 0), "A": (600, 0)})
-    builder.setupHorizontalHeader(ascent=800, descent=-200)
-    builder.setupNameTable({"familyName": "Cff", "styleName": "Regular"})
-    builder.setupOS2()
-    builder.setupPost()
-    out = io.BytesIO()
-    builder.save(out)
-    return out.getvalue()
-
-
 def test_broken_font_files_are_validate_errors_at_the_line_that_names_them(tmp_path):
     from cardgen.validation import validate_games
 
@@ -205,8 +182,6 @@ fonts:
     regular: fonts/picture.ttf
   cut:
     regular: fonts/cut.ttf
-  cff:
-    regular: fonts/cff.otf
   gone:
     regular: fonts/nothing.ttf
   away:
@@ -217,7 +192,6 @@ fonts:
     (folder / "picture.ttf").write_bytes(b"\x89PNG\r\n\x1a\n" + bytes(200))
     whole = (folder / "Boxer-Regular.ttf").read_bytes()
     (folder / "cut.ttf").write_bytes(whole[: len(whole) // 2])
-    (folder / "cff.otf").write_bytes(cff_font())
     (tmp_path / "outside.ttf").write_bytes(whole)
     with pytest.raises(ContentErrors) as caught:
         validate_games(content, ["mini"])
@@ -232,7 +206,6 @@ fonts:
 
     assert has("fonts/picture.ttf", "not a TrueType or OpenType font file"), shown
     assert has("fonts/cut.ttf", "fonts/cut.ttf"), shown
-    assert has("fonts/cff.otf", "PostScript (CFF) outlines"), shown
     assert has("fonts/nothing.ttf", "file not found"), shown
     assert has("../../outside.ttf", "outside the game folder"), shown
     assert has("fallback: [boxer, nosuch]", "unknown font family 'nosuch'"), shown
@@ -264,3 +237,45 @@ def test_a_font_file_swapped_after_validation_is_a_render_error(tmp_path):
     (game.root / "fonts" / "Boxer-Bold.ttf").write_bytes(b"not a font at all")
     with pytest.raises(RenderError, match=r"Boxer-Bold.ttf: not a TrueType"):
         card_pdf(game, "one")
+
+
+def test_an_opentype_font_with_cff_outlines_prints_converted_to_truetype(tmp_path):
+    content = make_game(tmp_path, fonts_yaml="""
+fonts:
+  boxer:
+    regular: fonts/Cubic-Regular.otf
+    bold: fonts/Cubic-Bold.otf
+""")
+    folder = content / "mini" / "fonts"
+    for style in ("Regular", "Bold"):
+        (folder / f"Cubic-{style}.otf").write_bytes(build_font("Cubic", style, cff=True))
+    from cardgen.validation import validate_games
+
+    game = validate_games(content, ["mini"])[0]
+    pdf, warnings = card_pdf(game, "swap")
+    fonts_found = {name: embedded for name, embedded in fonts_of(reader(pdf))}
+    cubic = [name for name in fonts_found if name.endswith("+Cubic-Bold")]
+    assert cubic and fonts_found[cubic[0]], fonts_found  # embedded, subset
+    program = font_program(pdf, cubic[0])
+    assert program[:4] == b"\x00\x01\x00\x00"  # TrueType outlines (FontFile2), made from the CFF ones
+    assert warnings == []
+
+
+def test_a_variable_cff2_font_is_refused_with_a_reason():
+    from cardgen.content.fontfiles import FontFileError, check_font
+
+    data = bytearray(build_font("Cubic", "Regular", cff=True))
+    data[data.index(b"CFF "):data.index(b"CFF ") + 4] = b"CFF2"  # the table tag a variable font has
+    with pytest.raises(FontFileError, match="variable OpenType font .CFF2 outlines."):
+        check_font(bytes(data))
+
+
+def font_program(pdf: bytes, base_font: str) -> bytes:
+    """The embedded font file of the font named ``base_font`` in a one-page PDF."""
+    page = reader(pdf).pages[0]
+    for xobject in page["/Resources"]["/XObject"].values():
+        for ref in xobject.get_object()["/Resources"]["/Font"].values():
+            font = ref.get_object()
+            if str(font["/BaseFont"]) == base_font:
+                return font["/FontDescriptor"].get_object()["/FontFile2"].get_object().get_data()
+    raise AssertionError(f"no font {base_font}")
