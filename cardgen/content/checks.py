@@ -223,46 +223,21 @@ class _Checker:
                 self._check_file(card.art, self.card_at(ci, "art"))
 
     def fonts(self) -> None:
-        """The game's own font families: their names, fallback chains and files (each read and
-        parsed here, so a broken font is an error at the line that names it)."""
-        from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
-        from cardgen.content.model import BUILTIN_FONT_FAMILIES, BUILTIN_FONT_NAMES, FONT_FACES
+        """The game's own font families (names, fallback chains, files: each read and parsed here,
+        so a broken font is an error at the line that names it) and the rulebook's."""
+        from cardgen.content.fontfiles import family_errors
+        from cardgen.content.model import BUILTIN_FONT_FAMILIES
 
-        families = self.meta.fonts
-        for name, family in families.items():
-            suffix = next((end for end in FONT_FACES.values() if end and name.endswith(end)), None)
-            if name in BUILTIN_FONT_NAMES or name in BUILTIN_FONT_FAMILIES:
-                self.fail(f"font family '{name}': the name is taken by a built-in font; choose another",
-                          self.at(GAME, "fonts", name, key=True))
-            elif suffix:
-                self.fail(f"font family '{name}': layouts would read the name as the{suffix.replace('-', ' ')} face "
-                          f"of a family '{name[:-len(suffix)]}'; choose a name that does not end in {suffix}",
-                          self.at(GAME, "fonts", name, key=True))
-            for face in FONT_FACES:
-                relative = getattr(family, face)
-                if relative is None:
-                    continue
-                where = self.at(GAME, "fonts", name, face)
-                before = len(self.errors)
-                self._check_file(relative, where)
-                if len(self.errors) > before:
-                    continue
-                try:
-                    font_coverage(read_font(self.game.root / relative, self.game.root))
-                except FontFileError as exc:
-                    self.fail(f"font file '{relative}' of family '{name}' ({face.replace('_', ' ')}): {exc}", where)
-            for i, other in enumerate(family.fallback):
-                if other == name:
-                    self.fail(f"font family '{name}' names itself as its fallback", self.at(GAME, "fonts", name, "fallback", i))
-                elif other not in families and other not in BUILTIN_FONT_FAMILIES:
-                    known = [*families, *BUILTIN_FONT_FAMILIES]
-                    self.fail(f"unknown font family '{other}' in the fallback of '{name}'; expected one of: "
-                              f"{', '.join(known)}", self.at(GAME, "fonts", name, "fallback", i))
+        every = self.game.font_families()
+        own = {name: every[name] for name in self.meta.fonts}
+        shared = {name: family for name, family in self.game.shared_fonts.items() if name not in own}
+        self.errors += family_errors(own, lambda *where, key=False: self.at(GAME, "fonts", *where, key=key),
+                                     known=shared)
         chosen = self.meta.rulebook_fonts
         for part in ("body", "headings"):
             wanted = getattr(chosen, part) if chosen is not None else None
-            if wanted is not None and wanted not in families and wanted not in BUILTIN_FONT_FAMILIES:
-                known = [*families, *BUILTIN_FONT_FAMILIES]
+            if wanted is not None and wanted not in every and wanted not in BUILTIN_FONT_FAMILIES:
+                known = [*every, *BUILTIN_FONT_FAMILIES]
                 self.fail(f"unknown font family '{wanted}'; expected one of: {', '.join(known)}",
                           self.at(GAME, "rulebook_fonts", part))
 

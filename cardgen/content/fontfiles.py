@@ -16,9 +16,12 @@ A variable CFF2 font, a web font (WOFF) or a collection (.ttc) is refused with a
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from cardgen.content.safefile import UnsafeFile, read_capped
+from cardgen.content.safefile import UnsafeFile, check_name, inside, read_capped
+from cardgen.errors import ContentError, Locator, shown_path
 
 #: A family of four faces of a large CJK font stays under this; a font is embedded subset.
 MAX_FONT_BYTES = 32 * 1024 * 1024
@@ -139,4 +142,106 @@ def _converted(data: bytes) -> bytes:
         raise FontFileError(f"a damaged font file ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
-__all__ = ["MAX_FONT_BYTES", "FontFileError", "check_font", "font_coverage", "read_font", "truetype"]
+# --- families: a game's own (game.yaml) and its content folder's (common/fonts.yaml) -----------------
+
+SHARED_FONTS = "fonts.yaml"  # in the content folder's common/
+
+
+@dataclass(frozen=True)
+class Family:
+    """A declared font family and the folder its files are relative to (and fenced in)."""
+
+    name: str
+    spec: Any  # cardgen.content.model.FontFamily
+    root: Path  # the game folder, or the content folder's common/
+    display_root: Path | None = None
+
+    def shown(self, relative: str) -> str:
+        return shown_path(self.root / relative, self.display_root).as_posix()
+
+
+def face_problem(relative: str, root: Path) -> str | None:
+    """Why ``relative`` (a face of a family) names no usable font file inside ``root``; None if it does."""
+    try:
+        check_name(relative)
+    except UnsafeFile as exc:
+        return f"path {relative[:60]!r} cannot name a file: {exc}"
+    if Path(relative).is_absolute():
+        return f"path '{relative}' is absolute; give it relative to the folder {root.name}/"
+    path = root / relative
+    if not inside(path, root):
+        return f"path '{relative}' leads outside the folder {root.name}/"
+    if not path.exists():
+        return f"file not found: '{relative}' (looked in {root.name}/)"
+    try:
+        font_coverage(read_font(path, root))
+    except FontFileError as exc:
+        return f"font file '{relative}': {exc}"
+    return None
+
+
+def shared_fonts(content_dir: Path, display_root: Path | None = None, *, check: bool = True
+                 ) -> tuple[dict[str, Family], list[ContentError]]:
+    """The families of ``<content_dir>/common/fonts.yaml`` (none when there is no such file) and
+    every problem of that file: its schema and (``check``) its names and font files."""
+    from cardgen.content.loader import validate_document
+    from cardgen.content.model import FontsFile
+    from cardgen.content.yamlsource import read_yaml
+
+    folder = content_dir / "common"
+    path = folder / SHARED_FONTS
+    if not path.is_file():
+        return {}, []
+    errors: list[ContentError] = []
+    try:
+        doc = read_yaml(path, shown_path(path, display_root), root=content_dir)
+    except ContentError as exc:
+        return {}, [exc]
+    parsed = validate_document(doc, FontsFile, errors)
+    if parsed is None:
+        return {}, errors
+    families = {name: Family(name, spec, folder, display_root) for name, spec in parsed.fonts.items()}
+    if check:
+        errors += family_errors(families, lambda *where, key=False: doc.locate(("fonts", *where), key=key), shared=True)
+    return families, errors
+
+
+def family_errors(families: dict[str, Family], locate, shared: bool = False,
+                  known: dict[str, Family] | None = None) -> list[ContentError]:
+    """Problems of declared families: names taken by built-in fonts or faces, unknown fallback
+    families, font files that are missing, outside their folder or no usable font.  ``locate``
+    gives the locator of a path under ``fonts`` (key=True: of the key itself); ``known``: the
+    other families their fallbacks may name."""
+    from cardgen.content.model import BUILTIN_FONT_FAMILIES, BUILTIN_FONT_NAMES, FONT_FACES
+
+    errors: list[ContentError] = []
+    names = [*(known or {}), *families, *BUILTIN_FONT_FAMILIES]
+    for name, family in families.items():
+        suffix = next((end for end in FONT_FACES.values() if end and name.endswith(end)), None)
+        if name in BUILTIN_FONT_NAMES or name in BUILTIN_FONT_FAMILIES:
+            errors.append(ContentError(f"font family '{name}': the name is taken by a built-in font; choose another",
+                                       locate(name, key=True)))
+        elif suffix:
+            errors.append(ContentError(
+                f"font family '{name}': layouts would read the name as the{suffix.replace('-', ' ')} face of a "
+                f"family '{name[:-len(suffix)]}'; choose a name that does not end in {suffix}", locate(name, key=True)))
+        for face in FONT_FACES:
+            relative = getattr(family.spec, face)
+            if relative is not None:
+                problem = face_problem(relative, family.root)
+                if problem is not None:
+                    errors.append(ContentError(f"family '{name}' ({face.replace('_', ' ')}): {problem}",
+                                               locate(name, face)))
+        for i, other in enumerate(family.spec.fallback):
+            if other == name:
+                errors.append(ContentError(f"font family '{name}' names itself as its fallback",
+                                           locate(name, "fallback", i)))
+            elif other not in names:
+                where = " (a family of game.yaml is not known in common/fonts.yaml)" if shared else ""
+                errors.append(ContentError(f"unknown font family '{other}' in the fallback of '{name}'; expected one "
+                                           f"of: {', '.join(dict.fromkeys(names))}{where}", locate(name, "fallback", i)))
+    return errors
+
+
+__all__ = ["MAX_FONT_BYTES", "FontFileError", "check_font", "font_coverage", "read_font", "truetype",
+           "Family", "face_problem", "family_errors", "shared_fonts"]

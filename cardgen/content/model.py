@@ -199,6 +199,13 @@ class FontFamily(Strict):
     )
 
 
+class FontsFile(Strict):
+    """``common/fonts.yaml`` of a content folder: font families every game of the folder may use
+    (files relative to ``common/``); a game's own family of the same name takes its place."""
+
+    fonts: dict[Id, FontFamily] = Field(min_length=1, max_length=MAX_FONT_FAMILIES)
+
+
 class RulebookFonts(Strict):
     """Which of the game's font families the rulebook is set in (default: the built-in DejaVu)."""
 

@@ -261,23 +261,23 @@ def report_glyphs(problem: MissingGlyphError, strict: bool | None = None) -> Non
 class GameFonts:
     """The font names a game's layouts may use, resolved to registered chains."""
 
-    families: dict  # family name -> cardgen.content.model.FontFamily
-    root: Path  # the game folder: font files are read inside it
-    display_root: Path | None = None
+    families: dict  # family name -> cardgen.content.fontfiles.Family (its spec and its folder)
     file: Path | None = None  # game.yaml as messages show it
     resolved: dict[str, str] = field(default_factory=dict, repr=False)
 
     @classmethod
     def of(cls, game) -> "GameFonts":
-        families = dict(getattr(game.meta, "fonts", None) or {})
+        """The families of ``game``: its content folder's (common/fonts.yaml) and its own."""
         doc = game.documents.get("game.yaml") if getattr(game, "documents", None) else None
-        return cls(families, game.root, getattr(game, "display_root", None),
-                   doc.display_path if doc is not None else None)
+        return cls(game.font_families(), doc.display_path if doc is not None else None)
+
+    def spec(self, family: str):
+        return self.families[family].spec
 
     def names(self) -> list[str]:
         """Every font name a layout may write."""
-        own = [f"{family}{suffix}" for family, spec in self.families.items()
-               for suffix, face in reversed(SUFFIXES) if getattr(spec, face) is not None]
+        own = [f"{family}{suffix}" for family in self.families
+               for suffix, face in reversed(SUFFIXES) if getattr(self.spec(family), face) is not None]
         return [*STYLES, *own]
 
     def split(self, name: str) -> tuple[str, str] | None:
@@ -304,23 +304,21 @@ class GameFonts:
             names = self.names()
             raise RenderError(f"unknown font '{name}'{suggest(name, names)}; expected one of: {', '.join(names)}")
         family, face = found
-        spec = self.families[family]
+        spec = self.spec(family)
         if getattr(spec, face) is None:
-            raise RenderError(f"font family '{family}' has no {face.replace('_', ' ')} face (game.yaml names "
-                              f"{', '.join(f for f, _ in CLOSEST.items() if getattr(spec, f) is not None)})",
+            raise RenderError(f"font family '{family}' has no {face.replace('_', ' ')} face (it has "
+                              f"{', '.join(f for f in CLOSEST if getattr(spec, f) is not None)})",
                               Locator(file=self.file))
         chain = [self._register(family, face)]
         for other in spec.fallback:
             if other in BUILTIN_FAMILIES:
                 chain.append(register(BUILTIN_FAMILIES[other][face]))
             elif other in self.families:
-                lent = next(f for f in CLOSEST[face] if getattr(self.families[other], f) is not None)
+                lent = next(f for f in CLOSEST[face] if getattr(self.spec(other), f) is not None)
                 chain.append(self._register(other, lent))
         return SEPARATOR.join(dict.fromkeys(chain))
 
     def _register(self, family: str, face: str) -> str:
-        from cardgen.errors import shown_path
-
-        relative = getattr(self.families[family], face)
-        path = self.root / relative
-        return register_file(path, self.root, str(shown_path(path, self.display_root)))
+        declared = self.families[family]
+        relative = getattr(declared.spec, face)
+        return register_file(declared.root / relative, declared.root, declared.shown(relative))

@@ -550,10 +550,10 @@ class _Checker:
             names = fonts.names()
             return f"unknown font '{name}'{suggest(name, names)} (fonts: {', '.join(names)})"
         family, face = found
-        spec = fonts.families[family]
+        spec = fonts.spec(family)
         if getattr(spec, face) is None:
             have = [f"{family}{suffix}" for suffix, f in reversed(SUFFIXES) if getattr(spec, f) is not None]
-            return (f"font family '{family}' has no {face.replace('_', ' ')} face in game.yaml "
+            return (f"font family '{family}' has no {face.replace('_', ' ')} face "
                     f"(it has: {', '.join(have)})")
         return None
 

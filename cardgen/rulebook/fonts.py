@@ -59,12 +59,13 @@ def font_faces(game: "Game | None" = None) -> Markup:
                 f"src: url({path.resolve().as_uri()}); }}"
             )
     if game is not None:
+        families = game.font_families()
         for family in _used_families(game):
-            spec = game.meta.fonts[family]
+            declared = families[family]
             for face, (weight, style) in FACE_CSS.items():
-                relative = getattr(spec, face)
+                relative = getattr(declared.spec, face)
                 if relative is not None:
-                    url = (game.root / relative).resolve().as_uri()
+                    url = (declared.root / relative).resolve().as_uri()
                     rules.append(f"@font-face {{ font-family: {css_family(family)}; font-weight: {weight}; "
                                  f"font-style: {style}; src: url({url}); }}")
     return Markup("\n".join(rules))
@@ -89,9 +90,9 @@ def font_css(game: "Game") -> Markup:
 def _stack(game: "Game", family: str) -> str:
     """``font-family`` for a family: itself, its fallback chain, then cardgen's DejaVu."""
     names = [family]
-    spec = game.meta.fonts.get(family)
-    if spec is not None:
-        names += spec.fallback
+    declared = game.font_families().get(family)
+    if declared is not None:
+        names += declared.spec.fallback
     return ", ".join(dict.fromkeys([*map(css_family, names), "CardgenSans"]))
 
 
@@ -102,12 +103,13 @@ def _used_families(game: "Game", builtin: bool = False) -> list[str]:
     if chosen is None:
         return []
     found: list[str] = []
+    families = game.font_families()
     for family in (chosen.body, chosen.headings):
         if family is None:
             continue
-        spec = game.meta.fonts.get(family)
-        for name in [family, *(spec.fallback if spec is not None else ())]:
-            if (name in game.meta.fonts or (builtin and name in BUILTIN_FAMILIES)) and name not in found:
+        declared = families.get(family)
+        for name in [family, *(declared.spec.fallback if declared is not None else ())]:
+            if (name in families or (builtin and name in BUILTIN_FAMILIES)) and name not in found:
                 found.append(name)
     return found
 
@@ -152,17 +154,18 @@ def glyph_problem(game: "Game", html: str, language: str) -> MissingGlyphError |
     for face in dict.fromkeys(builtin):
         covered |= set(fonts._coverage(fonts.register(face)))
         names.append(face)
+    families = game.font_families()
     for family in _used_families(game):
-        spec = game.meta.fonts[family]
+        declared = families[family]
         for face in FACE_CSS:
-            relative = getattr(spec, face)
+            relative = getattr(declared.spec, face)
             if relative is None:
                 continue
             try:
-                covered |= font_coverage(read_font(game.root / relative, game.root))
+                covered |= font_coverage(read_font(declared.root / relative, declared.root))
             except FontFileError:
                 continue  # the fetcher refuses the file with its reason
-            names.append(relative)
+            names.append(declared.shown(relative))
     lacking = list(dict.fromkeys(ch for ch in text if ord(ch) not in covered and not fonts._blank(ch)))
     if not lacking:
         return None

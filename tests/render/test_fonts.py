@@ -207,7 +207,7 @@ fonts:
     assert has("fonts/picture.ttf", "not a TrueType or OpenType font file"), shown
     assert has("fonts/cut.ttf", "fonts/cut.ttf"), shown
     assert has("fonts/nothing.ttf", "file not found"), shown
-    assert has("../../outside.ttf", "outside the game folder"), shown
+    assert has("../../outside.ttf", "leads outside the folder mini/"), shown
     assert has("fallback: [boxer, nosuch]", "unknown font family 'nosuch'"), shown
     assert all(str(e.locator.file).endswith("mini/game.yaml") for e in caught.value.errors)
 
@@ -279,3 +279,48 @@ def font_program(pdf: bytes, base_font: str) -> bytes:
             if str(font["/BaseFont"]) == base_font:
                 return font["/FontDescriptor"].get_object()["/FontFile2"].get_object().get_data()
     raise AssertionError(f"no font {base_font}")
+
+
+def shared_content(tmp_path: Path, fonts_yaml: str) -> Path:
+    """The test game without fonts of its own; the content folder's common/fonts.yaml declares them."""
+    content = make_game(tmp_path, fonts_yaml="")
+    common = content / "common"
+    common.mkdir()
+    (content / "mini" / "fonts").rename(common / "fonts")
+    (common / "fonts.yaml").write_text(fonts_yaml, "utf-8")
+    return content
+
+
+def test_the_content_folder_declares_families_every_game_may_use(tmp_path):
+    from cardgen.validation import validate_games
+
+    content = shared_content(tmp_path, "fonts:\n  boxer:\n    regular: fonts/Boxer-Regular.ttf\n"
+                                       "    bold: fonts/Boxer-Bold.ttf\n")
+    game = validate_games(content, ["mini"])[0]
+    assert set(game.font_families()) == {"boxer"}
+    pdf, warnings = card_pdf(game, "swap")
+    found = base_names(pdf)
+    assert found.get("Boxer-Bold") is True and found.get("DejaVuSans-Bold") is True, found
+    # a family of the game's own takes the place of the folder's of the same name
+    (game.root / "fonts").mkdir()
+    (game.root / "fonts" / "Own-Bold.ttf").write_bytes(build_font("Own", "Bold"))
+    (game.root / "game.yaml").write_text((game.root / "game.yaml").read_text("utf-8")
+                                         + "fonts:\n  boxer: {regular: fonts/Own-Bold.ttf, bold: fonts/Own-Bold.ttf}\n",
+                                         "utf-8")
+    own = validate_games(content, ["mini"])[0]
+    assert base_names(card_pdf(own, "swap")[0]).get("Own-Bold") is True
+
+
+def test_a_broken_font_of_the_content_folder_is_an_error_at_its_line(tmp_path):
+    from cardgen.validation import validate_games
+
+    content = shared_content(tmp_path, "fonts:\n  boxer:\n    regular: fonts/Boxer-Regular.ttf\n"
+                                       "    bold: fonts/broken.ttf\n    fallback: [dejavu, brand]\n")
+    (content / "common" / "fonts" / "broken.ttf").write_bytes(b"GIF89a" + bytes(100))
+    with pytest.raises(ContentErrors) as caught:
+        validate_games(content, ["mini"])
+    found = {(str(e.locator.file), e.locator.line, e.message) for e in caught.value.errors}
+    assert any(file.endswith("common/fonts.yaml") and line == 4 and "not a TrueType" in message
+               for file, line, message in found), found
+    assert any(file.endswith("common/fonts.yaml") and line == 5 and "unknown font family 'brand'" in message
+               for file, line, message in found), found
