@@ -80,11 +80,15 @@ def register_file(path: Path, root: Path, shown: str | None = None) -> str:
     from cardgen.render.fontfile import parsed_font_bytes
 
     try:
-        data = truetype(read_font(path, root))  # CFF outlines converted: reportlab embeds TrueType only
+        data = read_font(path, root)
     except FontFileError as exc:
         raise RenderError(f"font file {shown or path}: {exc}") from None
     name = "cg-" + hashlib.sha256(data).hexdigest()[:16]
-    if name not in _GAME_FACES:
+    if name not in _GAME_FACES:  # once per file's bytes and process
+        try:
+            data = truetype(data)  # CFF outlines converted: reportlab embeds TrueType only
+        except FontFileError as exc:
+            raise RenderError(f"font file {shown or path}: {exc}") from None
         try:
             font = parsed_font_bytes(name, data)
         except Exception as exc:  # noqa: BLE001 - reportlab's parser raises anything on a font it cannot use
