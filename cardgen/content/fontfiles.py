@@ -15,6 +15,7 @@ A variable CFF2 font, a web font (WOFF) or a collection (.ttc) is refused with a
 
 from __future__ import annotations
 
+import hashlib
 import io
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,22 +42,32 @@ def read_font(path: Path, root: Path) -> bytes:
         raise FontFileError(str(exc)) from None
 
 
-def font_coverage(data: bytes) -> frozenset[int]:
-    """:func:`check_font`, kept between runs (cardgen's cache, keyed by the file's bytes)."""
+_KEPT: dict[tuple[str, str], object] = {}  # (kind, SHA-256 of the bytes) -> result, for this process
+
+
+def _once(kind: str, data: bytes, compute):
+    """``compute()`` once per process and file's bytes, and kept between runs (cardgen's cache):
+    every process of a build loads its games, and each load checks their fonts."""
     from cardgen.content import memo
 
-    return memo.cached("font-check", [data], lambda: check_font(data))
+    key = (kind, hashlib.sha256(data).hexdigest())
+    if key not in _KEPT:
+        _KEPT[key] = memo.cached(kind, [data], compute)
+    return _KEPT[key]
+
+
+def font_coverage(data: bytes) -> frozenset[int]:
+    """:func:`check_font`, once per file's bytes."""
+    return _once("font-check", data, lambda: check_font(data))
 
 
 def truetype(data: bytes) -> bytes:
     """The font reportlab embeds: ``data`` itself, or its CFF outlines converted to TrueType
-    (kept between runs); :class:`FontFileError` when it is no usable font."""
-    from cardgen.content import memo
-
+    (once per file's bytes); :class:`FontFileError` when it is no usable font."""
     font_coverage(data)
     if data[:4] != b"OTTO":
         return data
-    return memo.cached("font-truetype", [data], lambda: _converted(data))
+    return _once("font-truetype", data, lambda: _converted(data))
 
 
 def check_font(data: bytes) -> frozenset[int]:
