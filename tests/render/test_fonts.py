@@ -324,3 +324,25 @@ def test_a_broken_font_of_the_content_folder_is_an_error_at_its_line(tmp_path):
                for file, line, message in found), found
     assert any(file.endswith("common/fonts.yaml") and line == 5 and "unknown font family 'brand'" in message
                for file, line, message in found), found
+
+
+def test_a_fifo_or_a_huge_file_named_as_a_font_is_an_error_not_a_hang(tmp_path):
+    import os
+
+    from cardgen.content.fontfiles import MAX_FONT_BYTES
+    from cardgen.validation import validate_games
+
+    content = make_game(tmp_path, fonts_yaml="""
+fonts:
+  pipe: {regular: fonts/pipe.ttf}
+  huge: {regular: fonts/huge.ttf}
+""")
+    folder = content / "mini" / "fonts"
+    os.mkfifo(folder / "pipe.ttf")
+    with open(folder / "huge.ttf", "wb") as huge:  # sparse: nothing is written to disk
+        huge.truncate(MAX_FONT_BYTES + 1)
+    with pytest.raises(ContentErrors) as caught:
+        validate_games(content, ["mini"])
+    messages = " ".join(e.message for e in caught.value.errors)
+    assert "pipe.ttf': not a regular file" in messages
+    assert "huge.ttf': the file is 33,554,433 bytes; at most 32 MiB are read" in messages
