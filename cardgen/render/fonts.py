@@ -259,6 +259,14 @@ def report_glyphs(problem: MissingGlyphError, strict: bool | None = None) -> Non
         log.warnings.append(problem)
 
 
+def check_text(text: str, chain: str, locator: Locator) -> None:
+    """Warn (or, strict, fail) on characters of ``text`` no face of ``chain`` has: for text drawn
+    outside a card layout (the print-and-play page)."""
+    problem = glyph_problem(text, chain, locator)
+    if problem is not None:
+        report_glyphs(problem)
+
+
 # --- the fonts of one game ------------------------------------------------------------------------
 
 @dataclass

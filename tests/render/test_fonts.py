@@ -346,3 +346,18 @@ fonts:
     messages = " ".join(e.message for e in caught.value.errors)
     assert "pipe.ttf': not a regular file" in messages
     assert "huge.ttf': the file is 33,554,433 bytes; at most 32 MiB are read" in messages
+
+
+def test_the_print_and_play_page_warns_on_a_title_no_face_has(tmp_path):
+    from cardgen.render.sheets import PnpOptions, render_pnp
+
+    content = make_game(tmp_path)
+    source = content / "mini" / "text" / "ru.yaml"
+    source.write_text(source.read_text("utf-8").replace('game.title: "Мини"', 'game.title: "ミニ"'), "utf-8")
+    game = load(content)
+    with fonts.glyph_log() as log:
+        render_pnp(game, "ru", PnpOptions(paper="a4"))
+    assert any("print-and-play instructions" in m and "U+30DF KATAKANA LETTER MI" in m for m in log.messages()), \
+        log.messages()
+    with fonts.glyph_log(strict=True), pytest.raises(MissingGlyphError):
+        render_pnp(game, "ru", PnpOptions(paper="a4"))
