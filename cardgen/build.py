@@ -253,13 +253,20 @@ def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
     BaseException subclasses, and SystemExit from a library must not end a worker quietly);
     KeyboardInterrupt means the user stopped the build and goes on up.
     """
+    from cardgen.errors import MissingGlyphError
     from cardgen.render.fonts import glyph_log
 
     try:
-        # a character no face of its font has: an error under --strict, else noted on the job's files
-        with glyph_log(strict=options.strict) as glyphs:
+        # a character no face of its font has: noted on the job's files, or under --strict the job's
+        # error, naming every such text of the job (its files, in the staging folder, are dropped)
+        with glyph_log() as glyphs:
             artefacts = _resolve(job.func)(options, **dict(job.args))
-        return "ok", _with_glyph_warnings(artefacts, glyphs.messages())
+        found = glyphs.messages()
+        if options.strict and found:
+            more = f"\n  ... and {len(found) - 20} more" if len(found) > 20 else ""
+            raise MissingGlyphError(f"{job.label}: {len(found)} text(s) hold characters no face of their font has "
+                                    "(strict build):\n  " + "\n  ".join(found[:20]) + more)
+        return "ok", _with_glyph_warnings(artefacts, found)
     except CardgenError as error:
         return "error", (type(error).__name__, error.message, error.locator, str(error))
     except KeyboardInterrupt:

@@ -21,18 +21,19 @@ def build(content: Path, out: Path, *extra: str):
 
 
 def test_a_japanese_card_name_fails_strict_and_warns_without(tmp_path):
-    content = make_game(tmp_path, {"card.one.name": "日本 One"})
+    content = make_game(tmp_path, {"card.one.name": "日本 One", "card.swap.name": "Swap 東"})
     out = tmp_path / "out"
     strict = build(content, out, "--strict")
     assert strict.exit_code == 1, strict.output
     assert "U+65E5 CJK UNIFIED IDEOGRAPH-65E5" in strict.output
     assert "card one" in strict.output and "language ru" in strict.output
+    assert "card swap" in strict.output and "U+6771" in strict.output  # every such text of the job, in one run
     assert "Boxer-Bold.ttf" in strict.output and "DejaVuSans-Bold" in strict.output  # the faces tried
     assert not (out / "manifest.json").exists()
 
     lenient = build(content, out)
     assert lenient.exit_code == 0, lenient.output
-    assert "warning: 1 text(s) hold characters no face of their font has" in lenient.output
+    assert "warning: 2 text(s) hold characters no face of their font has" in lenient.output
     assert "U+672C" in lenient.output
     entries = json.loads((out / "manifest.json").read_text("utf-8"))["files"]
     noted = [e for e in entries if e.get("glyphs")]
