@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from cardgen.content.safefile import UnsafeFile, check_name, inside, read_capped
-from cardgen.errors import ContentError, Locator, shown_path
+from cardgen.errors import ContentError, shown_path
 
 #: A family of four faces of a large CJK font stays under this; a font is embedded subset.
 MAX_FONT_BYTES = 32 * 1024 * 1024
