@@ -318,14 +318,39 @@ def _run_job(options: BuildOptions, job: Job) -> tuple[str, Any]:
     BaseException subclasses, and SystemExit from a library must not end a worker quietly);
     KeyboardInterrupt means the user stopped the build and goes on up.
     """
+    from cardgen.errors import MissingGlyphError
+    from cardgen.render.fonts import glyph_log
+
     try:
-        return "ok", _resolve(job.func)(options, **dict(job.args))
+        # a character no face of its font has: noted on the job's files, or under --strict the job's
+        # error, naming every such text of the job (its files, in the staging folder, are dropped)
+        with glyph_log() as glyphs:
+            artefacts = _resolve(job.func)(options, **dict(job.args))
+        found = glyphs.messages()
+        if options.strict and found:
+            more = f"\n  ... and {len(found) - 20} more" if len(found) > 20 else ""
+            raise MissingGlyphError(f"{job.label}: {len(found)} text(s) hold characters no face of their font has "
+                                    "(strict build):\n  " + "\n  ".join(found[:20]) + more)
+        return "ok", _with_glyph_warnings(artefacts, found)
     except CardgenError as error:
         return "error", (type(error).__name__, error.message, error.locator, str(error))
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - reported with the job's label
         return "error", ("RenderError", f"{job.label}: {type(error).__name__}: {error}", Locator(), None)
+
+
+def _with_glyph_warnings(artefacts: list[Artefact], messages: list[str]) -> list[Artefact]:
+    """The job's files with its missing-glyph warnings (manifest ``glyphs``; none: unchanged)."""
+    if not messages:
+        return artefacts
+    note = (("glyphs", messages[:20]),)
+    return [replace(a, extra=tuple(sorted(dict(a.extra, **dict(note)).items()))) for a in artefacts]
+
+
+def glyph_summary(artefacts: list[Artefact]) -> list[str]:
+    """Every missing-glyph warning of the build's files (manifest ``glyphs``), once each."""
+    return list(dict.fromkeys(message for a in artefacts for message in dict(a.extra).get("glyphs") or ()))
 
 
 def _raise(job: Job, payload) -> None:

@@ -126,6 +126,10 @@ class TextOverflowError(RenderError):
     """Text does not fit its box even at the smallest allowed size."""
 
 
+class MissingGlyphError(RenderError):
+    """Text holds a character that no face of its font's fallback chain has (it would print as a box)."""
+
+
 class I18nError(CardgenError):
     """A translation catalogue is broken or incomplete."""
 

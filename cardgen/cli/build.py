@@ -55,7 +55,8 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
               help="Address where OUT is served (https://...), for the images named in the Tabletop "
                    "Simulator saved object (default: file:// paths of OUT).")
 @click.option("--strict", is_flag=True,
-              help="Fail (exit 1, no file written) on missing, fuzzy or overflowing text in any language built.")
+              help="Fail (exit 1, no file written) on missing, fuzzy or overflowing text in any language built, "
+                   "and on characters no face of their font has.")
 @click.option("--jobs", "-j", type=click.IntRange(min=1), default=None, help="Worker processes (default: one per core).")
 @click.option("--force", is_flag=True,
               help="Rebuild every file, also those whose inputs (content, layouts, options, cardgen) are unchanged.")
@@ -147,6 +148,23 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     _summary(result)
     _fallback_warnings(result)
     echo_warnings(result.warnings)
+    _glyph_warnings(result)
+
+
+def _glyph_warnings(result) -> None:
+    """Characters no face of their font has: printed as empty boxes (--strict fails on them)."""
+    from cardgen.build import glyph_summary
+
+    found = glyph_summary(result.artefacts)
+    if not found:
+        return
+    click.secho(f"warning: {len(found)} text(s) hold characters no face of their font has (printed as empty "
+                "boxes):", fg="yellow", err=True)
+    for message in found[:20]:
+        click.secho(f"  {message}", fg="yellow", err=True)
+    if len(found) > 20:
+        click.secho(f"  ... and {len(found) - 20} more (manifest.json, 'glyphs')", fg="yellow", err=True)
+    click.secho("  'cardgen build --strict' fails on these", fg="yellow", err=True)
 
 
 def _fallback_warnings(result) -> None:

@@ -30,14 +30,18 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
     from cardgen.cli.common import echo_warnings, resolve_games
     from cardgen.content import load_games
     from cardgen.fileio import write_bytes_atomic
+    from cardgen.render.fonts import glyph_log
     from cardgen.render.preview import default_preview_path, render_preview
 
     resolve_games(settings, [game])
     loaded = load_games(settings.content_dir, [game])[0]
     echo_warnings(loaded.warnings)
     lang = lang or loaded.meta.source_language
-    image = render_preview(loaded, card, lang, back=back, dpi=dpi,
-                           templates_dir=default_templates_dir(settings.content_dir))
+    with glyph_log() as glyphs:
+        image = render_preview(loaded, card, lang, back=back, dpi=dpi,
+                               templates_dir=default_templates_dir(settings.content_dir))
     target = out_path or default_preview_path(game, card, lang, back)
     write_bytes_atomic(target, image.png)
+    for message in glyphs.messages():  # printed as empty boxes: never silently
+        click.secho(f"warning: {message}", fg="yellow", err=True)
     click.echo(str(target))

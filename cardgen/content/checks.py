@@ -70,6 +70,7 @@ def check_game(game: "Game") -> list[ContentError]:
         checker.message_keys,
         checker.card_references,
         checker.files,
+        checker.fonts,
         checker.attributes,
         checker.counts,
         checker.clarifications,
@@ -226,6 +227,25 @@ class _Checker:
         for ci, card in enumerate(self.game.cards):
             if card.art is not None:
                 self._check_file(card.art, self.card_at(ci, "art"))
+
+    def fonts(self) -> None:
+        """The game's own font families (names, fallback chains, files: each read and parsed here,
+        so a broken font is an error at the line that names it) and the rulebook's."""
+        from cardgen.content.fontfiles import family_errors
+        from cardgen.content.model import BUILTIN_FONT_FAMILIES
+
+        every = self.game.font_families()
+        own = {name: every[name] for name in self.meta.fonts}
+        shared = {name: family for name, family in self.game.shared_fonts.items() if name not in own}
+        self.errors += family_errors(own, lambda *where, key=False: self.at(GAME, "fonts", *where, key=key),
+                                     known=shared)
+        chosen = self.meta.rulebook.fonts if self.meta.rulebook is not None else None
+        for part in ("body", "headings"):
+            wanted = getattr(chosen, part) if chosen is not None else None
+            if wanted is not None and wanted not in every and wanted not in BUILTIN_FONT_FAMILIES:
+                known = [*every, *BUILTIN_FONT_FAMILIES]
+                self.fail(f"unknown font family '{wanted}'; expected one of: {', '.join(known)}",
+                          self.at(GAME, "rulebook", "fonts", part))
 
     def _check_file(self, relative: str, locator: Locator, *, folder_ok: bool = False) -> None:
         root = self.game.root.resolve()

@@ -21,6 +21,8 @@ Number = Union[int, float, str]
 Num = Union[int, float]
 BoxSpec = Union[list[Number], Literal["full", "trim", "safe"]]
 MatchValue = Union[str, int, float, bool, None, list[Union[str, int, float, bool, None]]]
+FONT_DESCRIPTION = ("regular, bold, condensed or condensed-bold (the built-in DejaVu faces), or a face of a font "
+                    "family the game declares in game.yaml: NAME, NAME-bold, NAME-italic, NAME-bold-italic")
 
 
 class Match(TypedDict, total=False):
@@ -54,7 +56,7 @@ class Shape(TypedDict, total=False):
     text: Annotated[Union[str, int, float], Field(description="Text; {param} is replaced by a parameter.")]
     at: Annotated[list[Num], Field(description="[x, y] of a text")]
     size: Num
-    font: Annotated[str, Field(description="regular, bold, condensed or condensed-bold")]
+    font: Annotated[str, Field(description=FONT_DESCRIPTION)]
     anchor: Literal["start", "middle", "end"]
     use: Annotated[str, Field(description="Another symbol; {param} is replaced by a parameter.")]
     box: Annotated[list[Num], Field(description="[x, y, w, h] of a used symbol")]
@@ -103,7 +105,7 @@ class Element(_Model):
     points: list[Number] | None = Field(default=None, description="line: x1, y1, x2, y2, ... in mm")
     # text
     text: str | None = Field(default=None, description="Template such as '{field.name}'.")
-    font: str = Field(default="regular", description="regular, bold, condensed or condensed-bold")
+    font: str = Field(default="regular", description=FONT_DESCRIPTION)
     size: float = 10.0
     min_size: float | None = None
     color: str = "#000000"

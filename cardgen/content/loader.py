@@ -71,6 +71,16 @@ class Game:
         self.accepted += accepted
         self.warnings += [formats.as_warning(rule, self.format) for rule in accepted]
         return kept
+    #: font families of the content folder (common/fonts.yaml), name -> fontfiles.Family
+    shared_fonts: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    def font_families(self) -> dict[str, Any]:
+        """Every font family the game's layouts may name: the content folder's, then its own
+        (game.yaml ``fonts:``, which wins on a shared name); name -> fontfiles.Family."""
+        from cardgen.content.fontfiles import Family
+
+        own = {name: Family(name, spec, self.root, self.display_root) for name, spec in self.meta.fonts.items()}
+        return {**self.shared_fonts, **own}
 
     @property
     def id(self) -> str:
@@ -145,13 +155,15 @@ def load_games(content_dir: Path, game_ids: list[str] | None = None) -> list[Gam
 def _shared_string_errors(content_dir: Path, games: list[Game]) -> list[ContentError]:
     """The folder's own shared strings (``common/``) and, for each game, shared strings in its
     source language: the rulebook headings and print-and-play words it prints."""
+    from cardgen.content.fontfiles import shared_fonts
     from cardgen.content.shared import load_shared
 
+    font_errors = shared_fonts(content_dir, content_dir.parent)[1]
     try:
         shared = load_shared(content_dir, content_dir.parent)
     except ContentErrors as failed:
-        return list(failed.errors)
-    errors = shared.translation_errors()
+        return list(failed.errors) + font_errors
+    errors = shared.translation_errors() + font_errors
     for game in games:
         if not shared.has_text(game.meta.source_language):
             doc = game.documents.get(GAME_FILE)
@@ -184,6 +196,8 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
 
     if meta is None or deck is None:
         raise ContentErrors(reader.errors)
+    from cardgen.content.fontfiles import shared_fonts
+
     game = Game(
         root=game_dir,
         meta=meta,
@@ -191,6 +205,8 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
         messages=messages,
         documents=reader.documents,
         display_root=display_root,
+        # checked once per content folder, by load_games
+        shared_fonts=shared_fonts(game_dir.parent, display_root, check=False)[0],
     )
     # Errors about generated cards name the generator and the values behind the card.
     reader.errors.extend(deck[1].explain_all(checks.check_game(game)))

@@ -179,6 +179,44 @@ class Limits(Strict):
     bot: Id = Field(default="random", description="Bot playing every seat (the engine's 'random' or 'greedy').")
 
 
+#: Built-in families a fallback chain may name: the vendored DejaVu faces (no italics).
+BUILTIN_FONT_FAMILIES = ("dejavu", "dejavu-condensed")
+#: Font names layouts had before games could declare families; no family takes one of them.
+BUILTIN_FONT_NAMES = ("regular", "bold", "condensed", "condensed-bold")
+#: A layout names a face of a family as NAME, NAME-bold, NAME-italic or NAME-bold-italic.
+FONT_FACES = {"regular": "", "bold": "-bold", "italic": "-italic", "bold_italic": "-bold-italic"}
+MAX_FONT_FAMILIES = 16
+MAX_FALLBACK = 8
+
+
+class FontFamily(Strict):
+    """A typeface of the game's own: TrueType files (.ttf, or .otf with TrueType outlines)."""
+
+    regular: RelativePath = Field(description="The regular face (a layout names it NAME).")
+    bold: RelativePath | None = Field(default=None, description="The bold face (NAME-bold).")
+    italic: RelativePath | None = Field(default=None, description="The italic face (NAME-italic).")
+    bold_italic: RelativePath | None = Field(default=None, description="The bold italic face (NAME-bold-italic).")
+    fallback: list[Id] = Field(
+        default_factory=lambda: ["dejavu"], max_length=MAX_FALLBACK,
+        description="Families tried in order for a character this family lacks: other families of the game, "
+                    "'dejavu' or 'dejavu-condensed' (the built-in faces). Default: [dejavu].",
+    )
+
+
+class FontsFile(Strict):
+    """``common/fonts.yaml`` of a content folder: font families every game of the folder may use
+    (files relative to ``common/``); a game's own family of the same name takes its place."""
+
+    fonts: dict[Id, FontFamily] = Field(min_length=1, max_length=MAX_FONT_FAMILIES)
+
+
+class RulebookFonts(Strict):
+    """Which of the game's font families the rulebook is set in (default: the built-in DejaVu)."""
+
+    body: Id | None = Field(default=None, description="Family of the running text.")
+    headings: Id | None = Field(default=None, description="Family of the headings (default: the body's).")
+
+
 class RulebookSettings(Strict):
     """What the rulebook prints besides its text (``rulebook:`` of ``game.yaml``)."""
 
@@ -187,6 +225,7 @@ class RulebookSettings(Strict):
         description="Cover picture (PNG, JPEG, WebP or SVG) in the game folder, e.g. 'art/cover.png'; "
         "printed on the cover instead of the fan of cards, described by the text 'rules.cover.alt'.",
     )
+    fonts: RulebookFonts | None = Field(default=None, description="The families the rulebook is set in.")
 
 
 class GameMeta(Strict):
@@ -221,6 +260,11 @@ class GameMeta(Strict):
         description="Extra data an engine reads (a file or a folder, e.g. a reference base).",
     )
     limits: Limits | None = None
+    fonts: dict[Id, FontFamily] = Field(
+        default_factory=dict, max_length=MAX_FONT_FAMILIES,
+        description="Font families of the game's own, from files in its folder; layouts name them "
+                    "(font: NAME, NAME-bold, NAME-italic, NAME-bold-italic).",
+    )
     rulebook: RulebookSettings | None = None
 
 

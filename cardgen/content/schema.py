@@ -16,7 +16,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from cardgen.content.model import CardsFile, GameMeta, MessagesFile
+from cardgen.content.model import CardsFile, FontsFile, GameMeta, MessagesFile
 from cardgen.content.layoutmodel import LayoutFile
 
 SCHEMAS: dict[str, tuple[type[BaseModel], str]] = {
@@ -24,6 +24,7 @@ SCHEMAS: dict[str, tuple[type[BaseModel], str]] = {
     "cards.schema.json": (CardsFile, "cardgen cards.yaml"),
     "text.schema.json": (MessagesFile, "cardgen text/<lang>.yaml"),
     "layout.schema.json": (LayoutFile, "cardgen card layout (templates/cards/*.yaml, <game>/layout.yaml)"),
+    "fonts.schema.json": (FontsFile, "cardgen common/fonts.yaml (font families of a content folder)"),
 }
 
 

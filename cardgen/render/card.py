@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardgen.content.yamlsource import format_path
-from cardgen.errors import Locator, RenderError, TextOverflowError
+from cardgen.errors import Locator, MissingGlyphError, RenderError, TextOverflowError
 from cardgen.render import fonts
 from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_context, box_mm, card_context,
                                    hex_color, layout_path, load_layout, matches, outside_safe_zone,
@@ -50,10 +50,16 @@ class CardPlan:
 class CardRenderer:
     """Plans and draws the cards of one game in one language."""
 
-    def __init__(self, game, lang: str, templates_dir: Path | None = None):
+    def __init__(self, game, lang: str, templates_dir: Path | None = None, *, strict: bool | None = None):
         fonts.register_fonts()
         self.game = game
         self.lang = lang
+        self.fonts = fonts.GameFonts.of(game)
+        #: a character no face of a text's font has: an error when strict, else a warning kept here
+        #: (and in the active fonts.glyph_log); None: as the active log says
+        self.strict = strict
+        self.glyph_warnings: list[MissingGlyphError] = []
+        self._where: tuple = ()
         self.templates_dir = templates_dir
         self.layout: Layout = load_layout(layout_path(game.root, game.id, templates_dir), templates_dir)
         size = game.meta.card_size
@@ -130,6 +136,7 @@ class CardRenderer:
         for index, (at, el) in enumerate(elements):
             if el.when is not None and not matches(el.when, facts):
                 continue
+            self._where = at
             try:
                 ops.append(self._op(el, index, resolver))
             except RenderError as error:
@@ -163,7 +170,7 @@ class CardRenderer:
                 raise RenderError(f"text element {index} has no 'text'", Locator(file=self.layout.path))
             content = resolver.text(el.text)
             box = self._box(el.box, resolver, safe_check=True, what=f"text element {index} ({el.text})")
-            font = fonts.font_name(el.font)
+            font = self.fonts.chain(el.font)
             w, h = box[2], box[3]
             if el.rotate in (90, 270):
                 w, h = h, w
@@ -176,6 +183,8 @@ class CardRenderer:
                 if field in resolver.fields:  # a card's text: say where it is written, to shorten it there
                     error.message += f"; the text is {self._written_at(resolver.locator.card, field)}"
                 raise
+            self._check_glyphs(content, font, resolver.locator.with_(field=field), self._where,
+                               field if field in resolver.fields else None)
             return ("text", box, fitted.lines, font, fitted.size, fitted.leading, self.color(el.color, resolver),
                     el.align, el.valign, el.rotate)
         if el.type == "draw":
@@ -190,6 +199,22 @@ class CardRenderer:
                     raise RenderError(problem)
             return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
         raise RenderError(f"unknown element type {el.type}")
+
+    def _check_glyphs(self, text: str, chain: str, locator: Locator, where: tuple = (),
+                      card_field: str | None = None) -> None:
+        """Warn (or, strict, fail) on characters of ``text`` that no face of ``chain`` has; ``where``
+        is the layout element drawing it, ``card_field`` the card's text field it prints."""
+        problem = fonts.glyph_problem(text, chain, locator)
+        if problem is None:
+            return
+        if card_field:
+            problem.message += f"; the text is {self._written_at(locator.card, card_field)}"
+        if where:
+            problem = self._located(problem, where, locator)
+        problem.args = (problem.message,)
+        if str(problem) not in {str(w) for w in self.glyph_warnings}:
+            self.glyph_warnings.append(problem)
+        fonts.report_glyphs(problem, self.strict)
 
     def _written_at(self, card_id: str, field: str) -> str:
         key = self.game.card(card_id).text[field]
@@ -247,8 +272,10 @@ class CardRenderer:
 
         from cardgen.render import drawings
 
+        locator = Locator(file=self.layout.path, card=plan.label, language=self.lang)
         painter = ShapePainter(canvas, lambda t: HexColor(hex_color(t, self.layout.colors, Locator(file=self.layout.path))),
-                               self.layout.symbol, fonts.font_name)
+                               self.layout.symbol, self.fonts.chain,
+                               lambda text, chain, where: self._check_glyphs(text, chain, locator.with_(field=where)))
         ctx = drawings.DrawContext(canvas, painter, self, plan)
         for op in plan.ops:
             kind = op[0]
@@ -297,17 +324,16 @@ class CardRenderer:
 
     def _draw_text(self, canvas, op) -> None:
         from reportlab.lib.colors import HexColor
-        from reportlab.pdfbase.pdfmetrics import stringWidth
 
         _, (x, y, w, h), lines, font, size, leading, color, align, valign, rotate = op
-        ascent, descent, cap = fonts.metrics(font)
+        ascent, descent, cap = fonts.metrics(font)  # a chain of faces: the first face's
         canvas.translate(x + w / 2, y + h / 2)
         if rotate:
             canvas.rotate(rotate)
             if rotate in (90, 270):
                 w, h = h, w
         canvas.setFillColor(HexColor(color))
-        canvas.setFont(font, size)
+        canvas.setFont(fonts.faces(font)[0], size)
         n = len(lines)
         # block from the first line's cap top to the last line's baseline
         block = cap * size + (n - 1) * leading
@@ -320,11 +346,11 @@ class CardRenderer:
             first = block / 2 - cap * size
         for i, line in enumerate(lines):
             baseline = first - i * leading
-            lw = stringWidth(line, font, size)
+            lw = fonts.text_width(line, font, size)
             if align == "left":
                 lx = -w / 2
             elif align == "right":
                 lx = w / 2 - lw
             else:
                 lx = -lw / 2
-            canvas.drawString(lx, baseline, line)
+            fonts.draw_runs(canvas, lx, baseline, line, font, size)

@@ -1,4 +1,4 @@
-"""reportlab's parse of a vendored TrueType file, kept between runs.
+"""reportlab's parse of a TrueType file (vendored, or a game's own), kept between runs.
 
 Parsing DejaVuSans takes reportlab about as long as drawing a card (it reads every
 glyph's metrics in Python), and a card preview uses two or three fonts, so the parsed
@@ -50,3 +50,11 @@ class UnitScale:
 
     def __call__(self, value: float) -> float:
         return value if self.factor is None else value * self.factor
+
+
+def parsed_font_bytes(name: str, data: bytes) -> TTFont:
+    """A game's font file (its bytes, already read and checked) registered as ``name``, parsed
+    once per file and reportlab version.  The name is made from the bytes, so it is part of the key."""
+    import io
+
+    return memo.cached("font", [name, data, reportlab.Version], lambda: VendoredFont(name, io.BytesIO(data)))

@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from cardgen.content.loader import data_path
 from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
-from cardgen.render.fonts import STYLES
+from cardgen.render.fonts import STYLES, SUFFIXES, GameFonts
 from cardgen.render.ranges import DRAWING_RANGES, layout_problems
 from cardgen.render.layout import (
     TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
@@ -556,9 +556,9 @@ class _Checker:
         if el.type == "text":
             if el.text is None:
                 self.report(at, "a text element needs 'text'")
-            if el.font not in STYLES and el.font not in STYLES.values():
-                self.report(at + ("font",), f"unknown font '{el.font}'{suggest(el.font, STYLES)} "
-                            f"(fonts: {', '.join(STYLES)})")
+            problem = self.font_problem(el.font)
+            if problem is not None:
+                self.report(at + ("font",), problem)
         if el.type == "draw" and not el.draw:
             self.report(at, "a draw element needs 'draw' (an SVG file, a symbol or a built-in drawing)")
         if el.type == "line":
@@ -566,6 +566,23 @@ class _Checker:
             numbers = [v for v in points if _is_number(v)]
             if len(points) < 4 or len(points) % 2 or len(numbers) != len(points):
                 self.report(at + ("points",), "a line needs 'points': x1, y1, x2, y2, ... as numbers of mm")
+
+    def font_problem(self, name: str) -> str | None:
+        """Why a layout's font name names no face (a built-in style, or a face the game declares)."""
+        if name in STYLES or name in STYLES.values():
+            return None
+        fonts = GameFonts.of(self.game)
+        found = fonts.split(name)
+        if found is None:
+            names = fonts.names()
+            return f"unknown font '{name}'{suggest(name, names)} (fonts: {', '.join(names)})"
+        family, face = found
+        spec = fonts.spec(family)
+        if getattr(spec, face) is None:
+            have = [f"{family}{suffix}" for suffix, f in reversed(SUFFIXES) if getattr(spec, f) is not None]
+            return (f"font family '{family}' has no {face.replace('_', ' ')} face "
+                    f"(it has: {', '.join(have)})")
+        return None
 
     def check_symbol_static(self, name: str, symbol) -> None:
         base = ("symbols", name) if isinstance(self._symbol_data(name), list) else ("symbols", name, "shapes")
@@ -590,8 +607,9 @@ class _Checker:
                     except RenderError as exc:
                         self.report(where + (key,), f"symbol '{name}': {exc.message}")
             font = shape.get("font")
-            if "text" in shape and font is not None and font not in STYLES and font not in STYLES.values():
-                self.report(where + ("font",), f"symbol '{name}': unknown font '{font}'{suggest(font, STYLES)}")
+            problem = self.font_problem(str(font)) if "text" in shape and font is not None else None
+            if problem is not None:
+                self.report(where + ("font",), f"symbol '{name}': {problem}")
             use = shape.get("use")
             if use is not None and "{" not in use and use not in self.layout.symbols:
                 self.report(where + ("use",), f"symbol '{name}' uses symbol '{use}', which the layout does not "

@@ -59,11 +59,13 @@ SymbolLookup = Callable[[str], Symbol]
 class ShapePainter:
     """Draws symbols on a canvas; knows colours, fonts and other symbols."""
 
-    def __init__(self, canvas, colors: ColorResolver, symbols: SymbolLookup, font: Callable[[str], str]):
+    def __init__(self, canvas, colors: ColorResolver, symbols: SymbolLookup, font: Callable[[str], str],
+                 check_glyphs: Callable[[str, str, str], None] | None = None):
         self.c = canvas
         self.colors = colors
         self.symbols = symbols
-        self.font = font
+        self.font = font  # a layout's font name -> a chain of faces (cardgen.render.fonts)
+        self.check_glyphs = check_glyphs  # (text, chain, where): warns on characters no face has
 
     # --- placing a symbol in a box -------------------------------------------------
     def draw_symbol(self, symbol: Symbol, x: float, y: float, w: float, h: float,
@@ -157,7 +159,7 @@ class ShapePainter:
                 return
             c.saveState()
             if "text" in shape:
-                self._text(shape, params)
+                self._text(shape, params, symbol)
                 c.restoreState()
                 return
             fill, stroke = self._paint(shape, params)
@@ -224,10 +226,8 @@ class ShapePainter:
         except (TypeError, ValueError, KeyError, IndexError, OverflowError) as exc:
             raise RenderError(f"symbol '{symbol.name}': bad shape {str(dict(shape))[:200]}: {exc}") from None
 
-    def _text(self, shape: Mapping[str, Any], params: Mapping[str, Any]) -> None:
-        from reportlab.pdfbase.pdfmetrics import stringWidth
-
-        from cardgen.render.fonts import metrics
+    def _text(self, shape: Mapping[str, Any], params: Mapping[str, Any], symbol: Symbol) -> None:
+        from cardgen.render.fonts import draw_runs, faces, metrics, text_width
 
         c = self.c
         text = str(shape["text"])
@@ -240,7 +240,9 @@ class ShapePainter:
         fill = self._color(shape.get("fill", "#000000"), params)
         if fill is not None:
             c.setFillColor(fill)
-        width = stringWidth(text, font, size)
+        if self.check_glyphs is not None:
+            self.check_glyphs(text, font, f"symbol {symbol.name}")
+        width = text_width(text, font, size)
         if anchor == "middle":
             x -= width / 2
         elif anchor == "end":
@@ -248,8 +250,8 @@ class ShapePainter:
         cap = metrics(font)[2]
         c.translate(x, y)
         c.scale(1, -1)  # text upright in the y-down view box; y is the vertical centre
-        c.setFont(font, size)
-        c.drawString(0, -cap * size / 2, text)
+        c.setFont(faces(font)[0], size)
+        draw_runs(c, 0, -cap * size / 2, text, font, size)
 
 
 class _NoPath:

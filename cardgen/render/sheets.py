@@ -20,7 +20,7 @@ from pathlib import Path
 from reportlab.lib.colors import HexColor
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from cardgen.errors import RenderError
+from cardgen.errors import Locator, RenderError
 from cardgen.render import fonts
 from cardgen.render.card import CardRenderer
 from cardgen.render.ink import DEFAULT_INK, check_ink
@@ -313,6 +313,9 @@ def _instructions(c, game, lang, options, word, cards, sheets, per_page, pw, ph)
     c.setFillColor(HexColor("#263238"))
     c.setFont(bold, 22)
     title = game.text(game.meta.title, lang)
+    for text in (title, word("heading"), word("summary", cards=cards, sheets=sheets, paper=PAPER_NAMES[options.paper],
+                                               per_page=per_page)):  # the page's own words: no silent boxes
+        fonts.check_text(text, regular, Locator(field="print-and-play instructions", language=lang))
     size = 22
     while stringWidth(title, bold, size) > width and size > 10:
         size -= 1

@@ -3,7 +3,9 @@
 Text is wrapped at spaces (and at explicit newlines) and shrunk in steps of
 0.25 pt from the declared size down to the declared minimum; if it still does
 not fit, :class:`~cardgen.errors.TextOverflowError` names the card, field,
-language and by how many millimetres it overflows.
+language and by how many millimetres it overflows.  A font is a chain of faces
+(:mod:`cardgen.render.fonts`): text is measured in the runs it is drawn in, each
+in the first face that has its characters.
 """
 
 from __future__ import annotations
@@ -11,10 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from reportlab.pdfbase.pdfmetrics import stringWidth
-
 from cardgen.errors import Locator, RenderError, TextOverflowError
 from cardgen.render.fonts import metrics
+from cardgen.render.fonts import text_width
 from cardgen.render.ranges import ELEMENT_RANGES, out_of_range
 
 PT_PER_MM = 72.0 / 25.4
@@ -37,16 +38,16 @@ def wrap(text: str, font: str, size: float, width: float) -> tuple[list[str], fl
     """Greedy word wrap; returns the lines and the widest line's width."""
     lines: list[str] = []
     widest = 0.0
-    space = stringWidth(" ", font, size)
+    space = text_width(" ", font, size)
     for paragraph in text.split("\n"):
         words = paragraph.split()
         if not words:
             lines.append("")
             continue
         current = words[0]
-        current_w = stringWidth(current, font, size)
+        current_w = text_width(current, font, size)
         for word in words[1:]:
-            w = stringWidth(word, font, size)
+            w = text_width(word, font, size)
             if current_w + space + w <= width:
                 current += " " + word
                 current_w += space + w
@@ -67,7 +68,7 @@ def _fit(text: str, font: str, width: float, height: float, size: float, min_siz
     s = size
     while True:
         if max_lines == 1:
-            lines, widest = [text.replace("\n", " ")], stringWidth(text.replace("\n", " "), font, s)
+            lines, widest = [text.replace("\n", " ")], text_width(text.replace("\n", " "), font, s)
         else:
             lines, widest = wrap(text, font, s, width)
         total = (len(lines) - 1) * leading * s + (ascent - descent) * s

@@ -35,8 +35,8 @@ from cardgen import resources
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
-from cardgen.render.fonts import FONT_DIR
-from cardgen.rulebook import answers, hyphenation, images
+from cardgen.render.fonts import FONT_DIR, report_glyphs
+from cardgen.rulebook import answers, fonts, hyphenation, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
 from cardgen.rulebook.produce import PAPERS
 
@@ -45,12 +45,6 @@ if TYPE_CHECKING:
 
 #: The documents rendered from templates/rulebook/: the template names to try, in order.
 PARTS = {"rulebook": ("{game}.html.j2", "rulebook.html.j2"), "answer-key": ("answer-key.html.j2",)}
-FONT_FILES = {
-    ("CardgenSans", "normal", "normal"): "DejaVuSans.ttf",
-    ("CardgenSans", "bold", "normal"): "DejaVuSans-Bold.ttf",
-    ("CardgenCondensed", "normal", "normal"): "DejaVuSansCondensed.ttf",
-    ("CardgenCondensed", "bold", "normal"): "DejaVuSansCondensed-Bold.ttf",
-}
 #: Widths (mm) of card pictures: on the cover, beside a rule, in a row of samples.
 SLOT_MM = {"a4": {"cover": 30, "explained": 22, "sample": 26, "columns": 2},
            "a5": {"cover": 21, "explained": 17, "sample": 20, "columns": 1}}
@@ -276,18 +270,6 @@ def _environment(templates_dir: Path) -> SandboxedEnvironment:
     return env
 
 
-def _font_faces() -> Markup:
-    rules = []
-    for (family, weight, style), name in FONT_FILES.items():
-        path = FONT_DIR / name
-        if path.is_file():
-            rules.append(
-                f"@font-face {{ font-family: {family}; font-weight: {weight}; font-style: {style}; "
-                f"src: url({path.resolve().as_uri()}); }}"
-            )
-    return Markup("\n".join(rules))
-
-
 def _date() -> str | None:
     """The PDF dates: SOURCE_DATE_EPOCH when set, else none at all (never the clock)."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
@@ -351,7 +333,8 @@ def render_html(
         # the rulebook says where the answer key is; the answer key booklet holds the tables
         "answers": answers.answer_key(game, texts) if part == "answer-key" else answers.pointer(game, language),
         "cover": cover_image(game, texts) if part == "rulebook" else None,
-        "font_faces": _font_faces(),
+        "font_faces": fonts.font_faces(game),
+        "font_css": fonts.font_css(game),
         "created": stamp,
         "blank_pages": blank_pages,
         # set: only a first page to drop, the contents with these page numbers, the blank
@@ -430,6 +413,10 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             game, language, paper, content_dir=content_dir, templates_dir=templates_dir,
             strict=strict, blank_pages=blank, toc_pages=toc_pages, part=part,
         )
+        if toc_pages is None and not blank:  # the first layout's text holds every word the book prints
+            missing = fonts.glyph_problem(game, html, language)
+            if missing is not None:
+                report_glyphs(missing, strict or None)
         try:
             document = HTML(
                 string=html, base_url=templates_dir.resolve().as_uri() + "/", url_fetcher=fetcher

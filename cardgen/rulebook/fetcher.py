@@ -1,12 +1,13 @@
 """The only way a rulebook reads anything: a WeasyPrint URL fetcher with a fence.
 
 It serves ``file:`` URLs of regular files of at most :data:`MAX_BYTES` under a few
-folders (``content/``, ``templates/`` and the vendored fonts), the game's own pictures
-through the private ``cardgen-art:`` scheme (paths inside the game folder), card pictures
-through the private ``cardgen-card:`` scheme, and inline ``data:`` URLs.
-Everything else (other files, ``http:``, ``ftp:``, a symlink leading out of the fence, a
-FIFO, a file too big) is refused and remembered, and the build fails on it afterwards:
-WeasyPrint itself only logs a failed fetch and goes on.
+folders (``content/``, ``templates/`` and the vendored fonts; a game's own font file is
+read capped and checked as the cards read it), the game's own pictures through the
+private ``cardgen-art:`` scheme (paths inside the game folder), card pictures through
+the private ``cardgen-card:`` scheme, and inline ``data:`` URLs.  Everything else (other
+files, ``http:``, ``ftp:``, a symlink leading out of the fence, a FIFO, a file too big)
+is refused and remembered, and the build fails on it afterwards: WeasyPrint itself only
+logs a failed fetch and goes on.
 """
 
 from __future__ import annotations
@@ -21,10 +22,12 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from cardgen.content.figures import ART_SCHEME
 from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import RenderError
+from cardgen.render.fonts import FONT_DIR
 
 CARD_SCHEME = "cardgen-card"
 #: The most one file may hold (a font of the publisher's, a picture of the game's); each is a regular file.
 MAX_BYTES = 64 * 1024 * 1024
+FONT_SUFFIXES = {".ttf", ".otf"}
 
 
 class FencedFetcher(URLFetcher):
@@ -69,11 +72,25 @@ class FencedFetcher(URLFetcher):
         except UnsafeFile as exc:
             self._refuse(url, str(exc))
         mime, _ = mimetypes.guess_type(resolved.name)
+        if resolved.suffix.lower() in FONT_SUFFIXES and not resolved.is_relative_to(FONT_DIR.resolve()):
+            # a game's own font: checked as the cards read it
+            data = self._font(url, resolved)
         self.loaded.append(str(resolved))
         # a file: URL answers with the file's own place (relative URLs in it resolve from there);
         # a cardgen-art: URL stays as it is, free of the folder's place on disk
         answer = resolved.as_uri() if urlsplit(url).scheme == "file" else url
         return URLFetcherResponse(answer, data, {"Content-Type": mime or "application/octet-stream"})
+
+    def _font(self, url: str, path: Path) -> bytes:
+        """A font file: regular, capped, and one reportlab could embed too (else refused)."""
+        from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
+
+        try:
+            data = read_font(path, path.parent)
+            font_coverage(data)
+        except FontFileError as exc:
+            self._refuse(url, str(exc))
+        return data
 
     def _refuse(self, url: str, why: str):
         self.refused.append(f"{url} ({why})")

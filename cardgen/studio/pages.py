@@ -17,10 +17,11 @@ from cardgen.errors import CardgenError
 from cardgen.studio.state import GameView, Studio
 
 TEMPLATES = resources.STUDIO_TEMPLATES
-BADGES = ("overflow", "error", "fallback", "fuzzy")
+BADGES = ("overflow", "error", "glyphs", "fallback", "fuzzy")
 BADGE_TITLES = {
     "overflow": "text does not fit its box",
     "error": "cannot be drawn",
+    "glyphs": "characters no face of the font has: printed as empty boxes",
     "fallback": "no translation: printed in the source language",
     "fuzzy": "translation is fuzzy or stale: printed in the source language",
 }

@@ -38,7 +38,7 @@ class CardView:
     plan: object | None = None  # cardgen.render.card.CardPlan
     error: str | None = None  # why it cannot be drawn
     where: str = ""  # the error's locator: layout file and line, field, language
-    badges: tuple[str, ...] = ()  # "overflow", "error", "fallback", "fuzzy"
+    badges: tuple[str, ...] = ()  # "overflow", "error", "glyphs", "fallback", "fuzzy"
     notes: tuple[str, ...] = ()  # what each badge is about, for the tooltip
     art_generation: int = 0
 
@@ -254,8 +254,13 @@ class Studio:
         if renderer is None:
             result.error, badges = "the layout does not load (see the errors above)", ["error"]
         else:
+            known = len(renderer.glyph_warnings)
             try:
                 result.plan = renderer.face(item) if side == "face" else renderer.back(item.id)
+                for warning in renderer.glyph_warnings[known:]:  # would print as empty boxes
+                    if "glyphs" not in badges:
+                        badges.append("glyphs")
+                    notes.append(f"glyphs: {warning}")
             except TextOverflowError as error:
                 result.error, result.where = error.message, str(error.locator)
                 badges.append("overflow")
