@@ -29,7 +29,12 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     from cardgen.content import composition
     from cardgen.validation import placeholder_texts, validate_games
 
-    loaded = validate_games(settings.content_dir, resolve_games(settings, games))
+    warnings: list = []
+    try:
+        loaded = validate_games(settings.content_dir, resolve_games(settings, games), warnings=warnings)
+    finally:  # warnings are worth reading beside the errors too
+        for warning in warnings:
+            click.secho(f"warning: {warning}", fg="yellow", err=True)
     for game in loaded:
         rows = composition(game)
         click.secho(f"{game.id}: {game.text(game.meta.title)}", bold=True)

@@ -206,13 +206,16 @@ class CardRenderer:
 
     def _image_op(self, name: str, box: tuple, fit: str, align: str, focus, crop, rotate: int, turn: int = 0) -> tuple:
         """The op of an image: its file's digest is in it, so a changed file is a changed card."""
-        from cardgen.render.raster import ALIGNMENTS, check_crop, probe
+        from cardgen.render.raster import ALIGNMENTS, RasterError, check_crop, read_raster
 
         if not is_raster_name(name):
             raise RenderError(f"'{name[:80]}' is not an image file (PNG, JPEG, TIFF or WebP: .png, .jpg, .jpeg, "
                               ".tif, .tiff, .webp)")
         path = raster_path(self.game.root, name)
-        found = probe(path)
+        try:  # decoded here, where the element's line is known: a damaged file is refused at it
+            found = read_raster(path)
+        except RasterError as exc:
+            raise exc.named(name) from None
         problem = check_crop(crop, found.width, found.height)
         if problem is not None:
             raise RenderError(f"image '{name}': {problem}")

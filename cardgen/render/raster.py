@@ -131,8 +131,20 @@ class Probe:
     height: int
 
 
-def _error(path: Path, message: str) -> RenderError:
-    return RenderError(f"image '{path.name}': {message}", Locator(file=path))
+class RasterError(RenderError):
+    """An image file that cannot be placed; ``reason`` says why without naming the file."""
+
+    def __init__(self, reason: str, path: Path):
+        super().__init__(f"image '{path.name}': {reason}", Locator(file=path))
+        self.reason = reason
+
+    def named(self, name: str) -> RenderError:
+        """The same error naming the file as the layout or the card names it."""
+        return RenderError(f"image '{name}': {self.reason}")
+
+
+def _error(path: Path, message: str) -> RasterError:
+    return RasterError(message, path)
 
 
 def _read_bytes(path: Path) -> bytes:
