@@ -168,11 +168,13 @@ def _open(data: bytes, path: Path):
 
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            # Pillow warns from 89 million pixels: the cap below is cardgen's own
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", UserWarning)  # Pillow's notes on damaged tags: errors follow, or none
             image = Image.open(io.BytesIO(data), formats=FORMATS)
     except UnidentifiedImageError:
         raise _error(path, "not a PNG, JPEG, TIFF or WebP image (or a damaged one)") from None
-    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+    except Image.DecompressionBombError:
         raise _error(path, f"the image declares more than {MAX_PIXELS:,} pixels (a decompression bomb?)") from None
     except (OSError, SyntaxError, ValueError, EOFError, KeyError, IndexError, TypeError, MemoryError) as exc:
         raise _error(path, f"cannot read the image: {_reason(exc)}") from None
@@ -181,7 +183,7 @@ def _open(data: bytes, path: Path):
         raise _error(path, f"the image is {width} x {height} pixels; an image needs at least one")
     if width * height > MAX_PIXELS:
         raise _error(path, f"the image is {width:,} x {height:,} pixels, more than {MAX_PIXELS:,} "
-                           "(a decompression bomb, or art far larger than print needs)")
+                           "(a decompression bomb?, or art far larger than print needs)")
     return image
 
 
