@@ -116,7 +116,7 @@ class Element(_Model):
     max_lines: int = 0
     rotate: Literal[0, 90, 180, 270] = 0
     # draw
-    draw: str | None = Field(default=None, description="An SVG file, a symbol or a built-in drawing.")
+    draw: str | None = Field(default=None, description="An SVG or image file, a symbol or a built-in drawing.")
     params: dict[str, Any] = Field(default_factory=dict)
     fit: Literal["contain", "cover", "stretch"] | None = Field(
         default=None, description="draw: contain (default); image: cover (default), contain or stretch")
