@@ -233,11 +233,15 @@ def read_raster(path: Path) -> Raster:
 
 
 def _decode(data: bytes, path: Path, digest: str) -> Raster:
-    from PIL import Image
+    from PIL import Image, ImageFile
 
     image = _open(data, path)
     fmt = image.format
     icc = image.info.get("icc_profile") or None
+    # WeasyPrint (the rulebook) sets Pillow's LOAD_TRUNCATED_IMAGES for the whole process when it is
+    # imported: a truncated card image would then print grey where its pixels are missing
+    lenient = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # Pillow's notes on odd but readable files
@@ -245,6 +249,8 @@ def _decode(data: bytes, path: Path, digest: str) -> Raster:
     except (OSError, SyntaxError, ValueError, EOFError, KeyError, IndexError, TypeError, MemoryError,
             Image.DecompressionBombError) as exc:
         raise _error(path, f"cannot decode the image (truncated or damaged?): {_reason(exc)}") from None
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = lenient
     pixels, alpha = _normalise(image, path)
     profile = ""
     if icc is not None:

@@ -308,3 +308,14 @@ def test_a_damaged_image_is_an_error_naming_the_file(folder):
     path = write(folder, "cut-short.png", data[: len(data) // 2])
     with pytest.raises(RenderError, match="cut-short.png': cannot decode the image"):
         read_raster(path)
+
+
+def test_a_truncated_image_is_refused_even_after_weasyprint_was_imported(folder):
+    import weasyprint  # noqa: F401  (it makes Pillow load truncated images for the whole process)
+    from PIL import ImageFile
+
+    assert ImageFile.LOAD_TRUNCATED_IMAGES
+    data = make.encoded(make.picture(64, 48, seed=20), "PNG")
+    with pytest.raises(RenderError, match="truncated"):
+        read_raster(write(folder, "half.png", data[: len(data) // 2]))
+    assert ImageFile.LOAD_TRUNCATED_IMAGES  # left as WeasyPrint wants it
