@@ -29,6 +29,10 @@ placed exactly as decoded; another CMYK profile converts CMYK to CMYK.  Images
 without a profile are sRGB (RGB) or the printer's condition (CMYK; FOGRA39 for
 RGB outputs).  Greyscale images print on the black plate alone.
 
+Storing.  A JPEG file's pixels are stored as a JPEG again (quality :data:`JPEG_QUALITY`): they
+were lossy already, and Flate holds a photograph at about five times the size; every other
+image is stored losslessly (Flate), and so is a CMYK image placed exactly as decoded.
+
 Resolution and sharing.  An image placed at more than :data:`DOWNSAMPLE_ABOVE`
 times the output's resolution is resampled to that resolution (Lanczos), so a
 sheet of 8,000-pixel art stays a sensible size.  The pixels prepared for an
@@ -72,6 +76,8 @@ ALIGNMENTS = {
     "top-left": (0.0, 0.0), "top-right": (1.0, 0.0), "bottom-left": (0.0, 1.0), "bottom-right": (1.0, 1.0),
 }
 FITS = ("contain", "cover", "stretch")
+#: Quality of a JPEG file's pixels stored again as a JPEG (after cropping, resampling, colour conversion).
+JPEG_QUALITY = 92
 #: Profile of untagged CMYK images in RGB outputs (the printer condition cardgen's CMYK files use).
 DEFAULT_CMYK_PROFILE = "fogra39-tac300.icc"
 
@@ -418,12 +424,16 @@ def _is_srgb(raster: Raster) -> bool:
     return raster.icc is None or raster.profile.lower().startswith("srgb")
 
 
+@lru_cache(maxsize=8)
+def _profile_bytes(path: Path) -> bytes:
+    return path.read_bytes()
+
+
 def same_profile(icc: bytes | None, printer_profile: Path) -> bool:
     """Whether an image's CMYK profile is the printer's (none counts as the printer's condition)."""
     if icc is None:
         return True
-    target = printer_profile.read_bytes()
-    if icc == target:
+    if icc == _profile_bytes(printer_profile):
         return True
     from PIL import ImageCms
 
@@ -537,9 +547,20 @@ def prepared(raster: Raster, box_w_pt: float, box_h_pt: float, place: Placement,
     return result
 
 
-def _reader(pixels, alpha):
-    """A reportlab image of ``pixels`` with ``alpha`` as its soft mask (any of L, RGB and CMYK)."""
+def _reader(pixels, alpha, lossy: bool = False):
+    """A reportlab image of ``pixels`` with ``alpha`` as its soft mask (any of L, RGB and CMYK).
+
+    ``lossy``: stored as a JPEG (DCT, quality :data:`JPEG_QUALITY`, no chroma subsampling) rather
+    than Flate, which holds a photograph at about five times the size.
+    """
     from reportlab.lib.utils import ImageReader
+
+    if lossy and alpha is None:
+        buffer = io.BytesIO()
+        # Pillow writes CMYK as Adobe does (inverted, APP14); reportlab's DCT images say /Decode [1 0 ...]
+        pixels.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0)
+        buffer.seek(0)
+        return ImageReader(buffer)
 
     class _Pixels(ImageReader):
         def getRGBData(self):
@@ -575,8 +596,12 @@ def draw_raster(canvas, path: Path, x: float, y: float, w: float, h: float, fit:
                                                w * h * scale * scale / MM2, getattr(canvas, "_ink_back", False))
     # the rectangle was found for the box as placed on the page: back to the box's own units
     px, py, pw, ph = px / scale, py / scale, pw / scale, ph / scale
+    # a JPEG's pixels are lossy already: stored as a JPEG again, unless they must reach the file exactly
+    # (a CMYK image in the printer's condition, placed as decoded)
+    exact = output[0] == "cmyk" and raster.mode == "CMYK" and same_profile(raster.icc, Path(output[1]))
+    lossy = raster.format == "JPEG" and not exact
     # reportlab's own drawImage: the CMYK canvas would convert the pixels a second time
-    Canvas.drawImage(canvas, _reader(pixels, alpha), x + px, y + py, pw, ph,
+    Canvas.drawImage(canvas, _reader(pixels, alpha, lossy), x + px, y + py, pw, ph,
                      mask="auto" if alpha is not None else None)
 
 

@@ -319,3 +319,34 @@ def test_a_truncated_image_is_refused_even_after_weasyprint_was_imported(folder)
     with pytest.raises(RenderError, match="truncated"):
         read_raster(write(folder, "half.png", data[: len(data) // 2]))
     assert ImageFile.LOAD_TRUNCATED_IMAGES  # left as WeasyPrint wants it
+
+
+def _page_pixels(data: bytes):
+    import pypdfium2 as pdfium
+
+    page = pdfium.PdfDocument(data)[0]
+    return np.asarray(page.render(scale=2).to_pil().convert("RGB"), dtype=int)
+
+
+@pytest.mark.parametrize("mode", ["RGB", "CMYK"])
+def test_jpeg_art_is_stored_as_a_jpeg_and_looks_as_the_lossless_copy(folder, monkeypatch, mode):
+    from cardgen.render.color import cmyk_canvas_class
+    from cardgen.render.pdf import finish, new_canvas
+
+    image = make.picture(200, 150, seed=21, mode=mode)
+    # tagged with the 300 % profile: on a 240 % printer converted, never placed as decoded
+    path = write(folder, f"photo-{mode}.jpg", make.encoded(image, "JPEG", quality=95, **(
+        {"icc_profile": make.FOGRA39.read_bytes()} if mode == "CMYK" else {})))
+    pages = {}
+    for lossy in (True, False):
+        if not lossy:
+            monkeypatch.setattr(raster.Raster, "format", property(lambda self: "PNG"), raising=False)
+            raster._PREPARED.clear()
+        canvas = new_canvas((200, 150), "t", canvas_cls=cmyk_canvas_class(240, 0.25))
+        draw_raster(canvas, path, 0, 0, 200, 150, "stretch")
+        data = finish(canvas)
+        (found,) = _images(data)
+        assert ("/DCTDecode" in str(found.Filter)) == lossy
+        pages[lossy] = _page_pixels(data)
+    # the same picture (not inverted, not shifted): JPEG's losses only
+    assert np.abs(pages[True] - pages[False]).mean() < 4
