@@ -600,9 +600,102 @@ def draw_raster(canvas, path: Path, x: float, y: float, w: float, h: float, fit:
     # (a CMYK image in the printer's condition, placed as decoded)
     exact = output[0] == "cmyk" and raster.mode == "CMYK" and same_profile(raster.icc, Path(output[1]))
     lossy = raster.format == "JPEG" and not exact
-    # reportlab's own drawImage: the CMYK canvas would convert the pixels a second time
-    Canvas.drawImage(canvas, _reader(pixels, alpha, lossy), x + px, y + py, pw, ph,
-                     mask="auto" if alpha is not None else None)
+    if lossy and alpha is None:
+        # reportlab's own drawImage: the CMYK canvas would convert the pixels a second time
+        Canvas.drawImage(canvas, _reader(pixels, None, True), x + px, y + py, pw, ph)
+    else:
+        _draw_lossless(canvas, pixels, alpha, x + px, y + py, pw, ph)
+
+
+# --- lossless image objects ------------------------------------------------------------------------------
+
+_SPACES = {"L": "DeviceGray", "RGB": "DeviceRGB", "CMYK": "DeviceCMYK"}
+
+
+def png_predicted(pixels) -> bytes:
+    """Flate data of ``pixels`` (L, RGB or CMYK) with PNG's Paeth predictor on every row.
+
+    reportlab compresses raw samples; a painted or photographed picture then stays about
+    as large as it is raw, and with the predictor (PDF's /Predictor 15) it is about half that.
+    """
+    import zlib
+
+    import numpy as np
+
+    data = np.asarray(pixels, dtype=np.int16)
+    if data.ndim == 2:
+        data = data[..., None]
+    left = np.zeros_like(data)
+    left[:, 1:] = data[:, :-1]
+    up = np.zeros_like(data)
+    up[1:] = data[:-1]
+    corner = np.zeros_like(data)
+    corner[1:, 1:] = data[:-1, :-1]
+    estimate = left + up - corner
+    pa, pb, pc = np.abs(estimate - left), np.abs(estimate - up), np.abs(estimate - corner)
+    predictor = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, corner))
+    rows = ((data - predictor) % 256).astype(np.uint8).reshape(data.shape[0], -1)
+    filtered = np.concatenate([np.full((rows.shape[0], 1), 4, dtype=np.uint8), rows], axis=1)
+    return zlib.compress(filtered.tobytes(), 6)
+
+
+def _image_object(name: str, pixels, smask=None):
+    """A reportlab image XObject of ``pixels`` stored with :func:`png_predicted`."""
+    from reportlab.pdfbase.pdfdoc import PDFDictionary, PDFImageXObject, PDFName, PDFStream
+
+    class _Predicted(PDFImageXObject):
+        def format(self, document):
+            stream = PDFStream(content=self.streamContent)
+            entries = stream.dictionary
+            entries["Type"] = PDFName("XObject")
+            entries["Subtype"] = PDFName("Image")
+            entries["Width"] = self.width
+            entries["Height"] = self.height
+            entries["BitsPerComponent"] = 8
+            entries["ColorSpace"] = PDFName(self.colorSpace)
+            # one filter, one dictionary of parameters (an array of filters wants an array of them:
+            # pdfium and poppler ignore a lone dictionary beside an array, qpdf does not)
+            entries["Filter"] = PDFName("FlateDecode")
+            entries["DecodeParms"] = PDFDictionary({"Predictor": 15, "Colors": len(pixels.getbands()),
+                                                    "BitsPerComponent": 8, "Columns": self.width})
+            if getattr(self, "smask", None):
+                entries["SMask"] = self.smask
+            return stream.format(document)
+
+    found = _Predicted(name)
+    found.width, found.height = pixels.size
+    found.colorSpace = _SPACES[pixels.mode]
+    found.streamContent = png_predicted(pixels)
+    found.mask = None
+    return found
+
+
+def _draw_lossless(canvas, pixels, alpha, x: float, y: float, w: float, h: float) -> None:
+    """Place ``pixels`` (soft mask ``alpha``) as one image object per PDF, however often drawn.
+
+    As reportlab's ``drawImage`` does (an XObject named by a digest of the data, registered
+    once in the document), with the data stored by :func:`png_predicted`.
+    """
+    image = _image_object("", pixels)
+    mask = _image_object("", alpha) if alpha is not None else None
+    digest = hashlib.sha256(image.streamContent + (mask.streamContent if mask is not None else b"")).hexdigest()
+    name = f"Raster{digest[:24]}"
+    doc = canvas._doc
+    registered = doc.getXObjectName(name)
+    if doc.idToObject.get(registered) is None:
+        image.name = name
+        if mask is not None:
+            mask.name = name + "A"
+            image.smask = doc.Reference(mask, doc.getXObjectName(mask.name))
+        doc.Reference(image, registered)
+        doc.addForm(name, image)
+    canvas._currentPageHasImages = 1
+    canvas.saveState()
+    canvas.translate(x, y)
+    canvas.scale(w, h)
+    canvas._code.append(f"/{registered} Do")
+    canvas.restoreState()
+    canvas._formsinuse.append(name)
 
 
 def image_digest(path: Path) -> str:

@@ -350,3 +350,24 @@ def test_jpeg_art_is_stored_as_a_jpeg_and_looks_as_the_lossless_copy(folder, mon
         pages[lossy] = _page_pixels(data)
     # the same picture (not inverted, not shifted): JPEG's losses only
     assert np.abs(pages[True] - pages[False]).mean() < 4
+
+
+def test_a_lossless_image_renders_as_its_pixels_with_its_alpha(folder):
+    from cardgen.render.pdf import finish, new_canvas
+
+    image = make.picture(100, 75, seed=22).convert("RGBA")
+    alpha = Image.new("L", (100, 75), 255)
+    alpha.paste(0, (0, 0, 50, 75))  # the left half transparent
+    image.putalpha(alpha)
+    path = write(folder, "half.png", make.encoded(image, "PNG"))
+    canvas = new_canvas((100, 75), "t")
+    canvas.setFillColorRGB(0, 0, 1)
+    canvas.rect(0, 0, 100, 75, stroke=0, fill=1)
+    draw_raster(canvas, path, 0, 0, 100, 75, "stretch")
+    data = finish(canvas)
+    (found,) = [i for i in _images(data) if str(i.ColorSpace) == "/DeviceRGB"]
+    assert "/Predictor" in str(found.DecodeParms) and "/SMask" in found
+    shown = _page_pixels(data)[:, :, :][::2, ::2]  # rendered at 2x
+    expected = np.asarray(image.convert("RGB"), dtype=int)
+    assert np.abs(shown[:, 55:] - expected[:, 55:]).mean() < 3  # the opaque half: the picture
+    assert (np.abs(shown[:, :45] - [0, 0, 255]).mean()) < 3  # the transparent half: what lies under it
