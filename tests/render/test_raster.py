@@ -371,3 +371,30 @@ def test_a_lossless_image_renders_as_its_pixels_with_its_alpha(folder):
     expected = np.asarray(image.convert("RGB"), dtype=int)
     assert np.abs(shown[:, 55:] - expected[:, 55:]).mean() < 3  # the opaque half: the picture
     assert (np.abs(shown[:, :45] - [0, 0, 255]).mean()) < 3  # the transparent half: what lies under it
+
+
+def test_alpha_in_pdfx_1a_becomes_a_hard_mask(folder):
+    from cardgen.render.color import cmyk_canvas_class
+    from cardgen.render.pdf import finish, new_canvas
+    from cardgen.render.pdfx import make_pdfx
+
+    image = make.picture(100, 75, seed=23).convert("RGBA")
+    alpha = Image.new("L", (100, 75), 255)
+    alpha.paste(0, (0, 0, 50, 75))
+    alpha.paste(100, (50, 0, 60, 75))  # less than half opaque: cut out too
+    image.putalpha(alpha)
+    path = write(folder, "x1a.png", make.encoded(image, "PNG"))
+    canvas = new_canvas((100, 75), "t", canvas_cls=cmyk_canvas_class(240, 0.25))
+    canvas.setTrimBox((0, 0, 100, 75))
+    canvas.setBleedBox((0, 0, 100, 75))
+    canvas.setFillColorRGB(0, 0, 1)
+    canvas.rect(0, 0, 100, 75, stroke=0, fill=1)
+    draw_raster(canvas, path, 0, 0, 100, 75, "stretch")
+    data = make_pdfx(finish(canvas), "x-1a", make.FOGRA39_240, "FOGRA39")
+    (found,) = [i for i in _images(data) if str(i.get("/ColorSpace")) == "/DeviceCMYK"]
+    assert "/SMask" not in found and bool(found.Mask.ImageMask)
+    shown = _page_pixels(data)[::2, ::2]
+    under = shown[:, 5:45].mean(axis=(0, 1))
+    assert under[2] > 150 and under[0] < 100  # blue shows where the image is transparent
+    assert np.abs(shown[:, 52:58].mean(axis=(0, 1)) - under).max() < 20  # 100 of 255 opaque: cut out
+    assert np.abs(shown[:, 65:].mean(axis=(0, 1)) - under).max() > 40  # the opaque part is the picture
