@@ -234,3 +234,17 @@ def test_a_72_ppi_image_is_a_validate_warning_and_a_preflight_finding(gallery, t
                                       "--printer", "eu-pdfx4", "--out", str(out)])
     assert result.exit_code == 1
     assert "preflight for eu-pdfx4 failed" in result.output and "72 ppi at 55.5 x 45.0 mm" in result.output
+
+
+def test_a_changed_image_is_a_changed_card_plan(gallery, tmp_path):
+    from cardgen.content import load_games
+    from cardgen.render.card import CardRenderer
+
+    content = tmp_path / "content"
+    shutil.copytree(gallery, content)
+    game = load_games(content, ["gallery"])[0]
+    before = CardRenderer(game, "ru").face(game.card("c02"))
+    make.picture(*FACE_PX, seed=1000).save(content / "gallery" / art_name(2))
+    after = CardRenderer(game, "ru").face(game.card("c02"))
+    assert before.ops != after.ops and before.key != after.key
+    assert CardRenderer(game, "ru").face(game.card("c03")).key == CardRenderer(game, "ru").face(game.card("c03")).key
