@@ -398,3 +398,23 @@ def test_alpha_in_pdfx_1a_becomes_a_hard_mask(folder):
     assert under[2] > 150 and under[0] < 100  # blue shows where the image is transparent
     assert np.abs(shown[:, 52:58].mean(axis=(0, 1)) - under).max() < 20  # 100 of 255 opaque: cut out
     assert np.abs(shown[:, 65:].mean(axis=(0, 1)) - under).max() > 40  # the opaque part is the picture
+
+
+@pytest.mark.parametrize("mode", ["greyscale", "ink-saver"])
+def test_print_and_play_ink_modes_repaint_placed_images(folder, mode):
+    from cardgen.render.pdf import finish, new_canvas
+
+    image = make.picture(150, 150, seed=24)
+    path = write(folder, f"ink-{mode}.png", make.encoded(image, "PNG"))
+    canvas = new_canvas((150, 150), "t", ink=mode)
+    draw_raster(canvas, path, 0, 0, 150, 150, "stretch")  # 53 x 53 mm: a large area
+    data = finish(canvas)
+    (found,) = _images(data)
+    shown = _page_pixels(data)[::2, ::2]
+    original = np.asarray(image, dtype=int)
+    if mode == "greyscale":
+        assert str(found.ColorSpace) == "/DeviceGray"
+        assert np.abs(shown - np.asarray(image.convert("L"), dtype=int)[..., None]).mean() < 3
+    else:
+        assert str(found.ColorSpace) == "/DeviceRGB"
+        assert np.abs(shown - (255 - (255 - original) * 0.2)).mean() < 3  # 20 % of the ink kept
