@@ -250,11 +250,11 @@ class _Checker:
 
     def _check_image(self, relative: str, target: Path, locator: Locator) -> None:
         """An image file named as art decodes (read as the build reads it: size caps, no bomb)."""
-        from cardgen.render.raster import RasterError, is_raster_name, read_raster
+        from cardgen.render.raster import RasterError, is_raster_name, verify
 
         if is_raster_name(relative):
             try:
-                read_raster(target)
+                verify(target)
             except RasterError as exc:
                 self.fail(exc.named(relative).message, locator)
 

@@ -34,7 +34,7 @@ from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES
 from cardgen.render.ranges import DRAWING_RANGES, layout_problems
-from cardgen.render.raster import ALIGNMENTS, Placement, RasterError, check_crop, effective_ppi, is_raster_name, raster_path, read_raster
+from cardgen.render.raster import ALIGNMENTS, Placement, RasterError, check_crop, effective_ppi, is_raster_name, misnamed_format, raster_path, verify
 from cardgen.render.layout import (
     TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
     include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,
@@ -429,9 +429,10 @@ class _Checker:
         if problem is not None:
             self.report(at + ("crop",), f"image '{name}': {problem}", card=label, lang=lang)
             return
-        if found.misnamed():
-            self.report(at + attr, f"image '{name}' is a {found.misnamed()} file; its name says "
-                        f"{found.path.suffix.lower()} (it is read as the {found.misnamed()} it is; rename it)",
+        misnamed = misnamed_format(name, found.format)
+        if misnamed:
+            self.report(at + attr, f"image '{name}' is a {misnamed} file; its name says "
+                        f"{Path(name).suffix.lower()} (it is read as the {misnamed} it is; rename it)",
                         card=label, lang=lang, warning=True)
         if box is None or box[2] <= 0 or box[3] <= 0:
             return
@@ -450,7 +451,7 @@ class _Checker:
             if not path.is_file():
                 found: Any = f"no image file '{name}' in the game folder"
             else:
-                found = read_raster(path)
+                found = verify(path)
         except RasterError as exc:
             found = exc.named(name).message
         except RenderError as exc:

@@ -87,6 +87,12 @@ def is_raster_name(name: Any) -> bool:
     return isinstance(name, str) and name.lower().endswith(RASTER_SUFFIXES)
 
 
+def misnamed_format(name: str, fmt: str) -> str | None:
+    """``fmt`` when the file name ``name`` says another format (a PNG named .jpg), else None."""
+    named = SUFFIX_FORMATS.get(Path(name).suffix.lower())
+    return fmt if named is not None and named != fmt else None
+
+
 def raster_path(game_root: Path, name: str) -> Path:
     """The image file ``name`` names, relative to the game folder and fenced in it."""
     try:
@@ -123,8 +129,7 @@ class Raster:
 
     def misnamed(self) -> str | None:
         """The format the file holds when its name says another one, else None."""
-        named = SUFFIX_FORMATS.get(self.path.suffix.lower())
-        return self.format if named is not None and named != self.format else None
+        return misnamed_format(self.path.name, self.format)
 
 
 @dataclass(frozen=True)
@@ -200,8 +205,29 @@ def _reason(exc: BaseException) -> str:
 
 _PROBES: OrderedDict[tuple, Probe] = OrderedDict()
 _RASTERS: OrderedDict[str, Raster] = OrderedDict()
-#: Decoded files kept in a process (their pixels can be large; the prepared pixels have their own cache).
-MAX_DECODED = 64
+#: Bytes of decoded pixels kept in a process, the least recently used dropped first (the last one
+#: is always kept): a game of small art is decoded once, a game of 8,000-pixel art as it is drawn.
+DECODED_BUDGET = 768 * 1024 * 1024
+#: The same for pixels prepared for an output (cropped, resampled, converted).
+PREPARED_BUDGET = 512 * 1024 * 1024
+
+
+def _footprint(*images) -> int:
+    return sum(image.size[0] * image.size[1] * len(image.getbands()) for image in images if image is not None)
+
+
+def _trim(cache: OrderedDict, budget: int, size) -> None:
+    """Drop the least recently used entries of ``cache`` until what it holds fits ``budget``."""
+    total = sum(size(value) for value in cache.values())
+    while total > budget and len(cache) > 1:
+        _, value = cache.popitem(last=False)
+        total -= size(value)
+
+
+def _remember(raster: Raster) -> Raster:
+    _RASTERS[raster.digest] = raster
+    _trim(_RASTERS, DECODED_BUDGET, lambda r: _footprint(r.pixels, r.alpha))
+    return raster
 
 
 def probe(path: Path) -> Probe:
@@ -230,12 +256,33 @@ def read_raster(path: Path) -> Raster:
     digest = hashlib.sha256(data).hexdigest()
     raster = _RASTERS.get(digest)
     if raster is None:
-        raster = _decode(data, path, digest)
-        _RASTERS[digest] = raster
-        while len(_RASTERS) > MAX_DECODED:
-            _RASTERS.popitem(last=False)
+        raster = _remember(_decode(data, path, digest))
     _PROBES[key] = Probe(digest, raster.format, raster.width, raster.height)
     return raster
+
+
+def verify(path: Path) -> Probe:
+    """Digest, format and size of an image file that decodes (else a :class:`RasterError`).
+
+    That a file's bytes decode is remembered between runs (:mod:`cardgen.content.memo`,
+    keyed by the bytes' digest), so loading a game checks its art without decoding it again.
+    """
+    from cardgen.content import memo
+
+    key = _stat_key(path)
+    known = _PROBES.get(key)
+    if known is not None and known.digest in _RASTERS:
+        return known
+    data = _read_bytes(path)
+    digest = hashlib.sha256(data).hexdigest()
+
+    def decode() -> Probe:
+        raster = _RASTERS.get(digest) or _remember(_decode(data, path, digest))
+        return Probe(digest, raster.format, raster.width, raster.height)
+
+    found = memo.cached("raster", [digest], decode)
+    _PROBES[key] = found
+    return found
 
 
 def _decode(data: bytes, path: Path, digest: str) -> Raster:
@@ -481,7 +528,6 @@ def to_cmyk(raster: Raster, pixels, profile: Path, tac: int):
 # --- drawing --------------------------------------------------------------------------------------------
 
 _PREPARED: OrderedDict[tuple, Any] = OrderedDict()
-MAX_PREPARED = 256
 
 
 def _output(canvas) -> tuple:
@@ -542,8 +588,7 @@ def prepared(raster: Raster, box_w_pt: float, box_h_pt: float, place: Placement,
             pixels = policy(output[1]).image(pixels, area_mm2, back)
     result = (pixels, alpha, rect)
     _PREPARED[key] = result
-    while len(_PREPARED) > MAX_PREPARED:
-        _PREPARED.popitem(last=False)
+    _trim(_PREPARED, PREPARED_BUDGET, lambda entry: _footprint(entry[0], entry[1]))
     return result
 
 

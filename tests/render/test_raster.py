@@ -418,3 +418,28 @@ def test_print_and_play_ink_modes_repaint_placed_images(folder, mode):
     else:
         assert str(found.ColorSpace) == "/DeviceRGB"
         assert np.abs(shown - (255 - (255 - original) * 0.2)).mean() < 3  # 20 % of the ink kept
+
+
+def test_that_a_file_decodes_is_remembered_between_runs(folder, monkeypatch):
+    path = write(folder, "remembered.png", make.encoded(make.picture(30, 20, seed=25), "PNG"))
+    first = raster.verify(path)
+    # a new process: nothing decoded in memory, the on-disk cache (cardgen.content.memo) still there
+    monkeypatch.setattr(raster, "_RASTERS", type(raster._RASTERS)())
+    monkeypatch.setattr(raster, "_PROBES", type(raster._PROBES)())
+
+    def no_decoding(*args):
+        raise AssertionError("decoded again")
+
+    monkeypatch.setattr(raster, "_decode", no_decoding)
+    assert raster.verify(path) == first and (first.width, first.height, first.format) == (30, 20, "PNG")
+    write(folder, "remembered.png", make.encoded(make.picture(30, 20, seed=26), "PNG"))
+    with pytest.raises(AssertionError, match="decoded again"):  # other bytes: decoded
+        raster.verify(path)
+
+
+def test_decoded_images_are_kept_within_a_memory_budget(folder, monkeypatch):
+    monkeypatch.setattr(raster, "DECODED_BUDGET", 3 * 100 * 100 * 3)
+    monkeypatch.setattr(raster, "_RASTERS", type(raster._RASTERS)())
+    for seed in range(6):
+        read_raster(write(folder, f"b{seed}.png", make.encoded(make.picture(100, 100, seed=seed), "PNG")))
+    assert len(raster._RASTERS) == 3
