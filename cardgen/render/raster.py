@@ -24,8 +24,9 @@ of cardgen's CMYK).  RGB outputs (print-and-play, RGB shop PDFs, PNGs, tabletop
 sheets) get sRGB pixels.  A CMYK printer file (:class:`cardgen.render.color.CmykCanvas`)
 gets the printer's CMYK: RGB images go through its output profile in one step,
 with the total ink limited as for every colour; a CMYK image already in the
-printer's condition (its profile is the printer's profile, or it has none) is
-placed exactly as decoded; another CMYK profile converts CMYK to CMYK.  Images
+printer's condition (its profile is the printer's profile or names its condition,
+FOGRA39, or it has none) and within its ink limit is placed exactly as decoded;
+another CMYK profile (or more ink than the printer takes) converts CMYK to CMYK.  Images
 without a profile are sRGB (RGB) or the printer's condition (CMYK; FOGRA39 for
 RGB outputs).  Greyscale images print on the black plate alone.
 
@@ -491,6 +492,30 @@ def same_profile(icc: bytes | None, printer_profile: Path) -> bool:
         return False
 
 
+def same_condition(icc: bytes | None, printer_profile: Path) -> bool:
+    """Whether a CMYK image is made for the printer's output condition: no profile (read as the
+    printer's), the printer's own profile, or a profile naming its condition (FOGRA39)."""
+    from PIL import ImageCms
+
+    from cardgen.render.color import OUTPUT_CONDITION
+
+    if same_profile(icc, printer_profile):
+        return True
+    try:
+        return OUTPUT_CONDITION.lower() in ImageCms.getProfileDescription(_profile(icc)).lower()
+    except (OSError, ImageCms.PyCMSError):
+        return False
+
+
+def passes_through(raster: Raster, pixels, printer_profile: Path, tac: int) -> bool:
+    """A CMYK image in the printer's condition and within its ink limit: placed exactly as decoded."""
+    import numpy as np
+
+    if pixels.mode != "CMYK" or not same_condition(raster.icc, printer_profile):
+        return False
+    return int(np.asarray(pixels, dtype=np.uint16).sum(axis=2).max(initial=0)) <= tac * 255 / 100 + 0.5
+
+
 def to_srgb(raster: Raster, pixels):
     """``pixels`` (a part of ``raster``) in sRGB, or grey."""
     from PIL import ImageCms
@@ -516,9 +541,11 @@ def to_cmyk(raster: Raster, pixels, profile: Path, tac: int):
         blank = Image.new("L", pixels.size, 0)
         return Image.merge("CMYK", (blank, blank, blank, k))
     if pixels.mode == "CMYK":
-        if same_profile(raster.icc, profile):
+        if passes_through(raster, pixels, profile, tac):
             return pixels  # already in the printer's condition: placed exactly as decoded
-        out = ImageCms.applyTransform(pixels, _transform(raster.icc, str(profile), "CMYK", "CMYK"))
+        # another condition, or more ink than the printer takes: CMYK to CMYK (untagged: as FOGRA39)
+        source = raster.icc if raster.icc is not None else str(_default_cmyk_profile())
+        out = ImageCms.applyTransform(pixels, _transform(source, str(profile), "CMYK", "CMYK"))
     else:
         source = "srgb" if _is_srgb(raster) else raster.icc
         out = ImageCms.applyTransform(pixels, _transform(source, str(profile), "RGB", "CMYK"))
@@ -548,7 +575,8 @@ def output_dpi(canvas) -> int:
 
 def prepared(raster: Raster, box_w_pt: float, box_h_pt: float, place: Placement, output: tuple, dpi: int,
              area_mm2: float = 0.0, back: bool = False):
-    """(pixels, alpha or None, picture rectangle in the box) ready for ``output``; cached."""
+    """(pixels, alpha or None, picture rectangle in the box, whether the pixels are the file's own
+    CMYK placed as decoded) ready for ``output``; cached."""
     from PIL import Image
 
     key = (raster.digest, round(box_w_pt, 3), round(box_h_pt, 3), place, output, dpi,
@@ -578,7 +606,9 @@ def prepared(raster: Raster, box_w_pt: float, box_h_pt: float, place: Placement,
         size = (min(pixels.size[0], wanted[0]), min(pixels.size[1], wanted[1]))
         pixels = pixels.resize(size, Image.Resampling.LANCZOS)
         alpha = alpha.resize(size, Image.Resampling.LANCZOS) if alpha is not None else None
+    exact = False
     if output[0] == "cmyk":
+        exact = passes_through(raster, pixels, Path(output[1]), output[2])
         pixels = to_cmyk(raster, pixels, Path(output[1]), output[2])
     else:
         pixels = to_srgb(raster, pixels)
@@ -586,7 +616,7 @@ def prepared(raster: Raster, box_w_pt: float, box_h_pt: float, place: Placement,
             from cardgen.render.ink import policy
 
             pixels = policy(output[1]).image(pixels, area_mm2, back)
-    result = (pixels, alpha, rect)
+    result = (pixels, alpha, rect, exact)
     _PREPARED[key] = result
     _trim(_PREPARED, PREPARED_BUDGET, lambda entry: _footprint(entry[0], entry[1]))
     return result
@@ -637,13 +667,12 @@ def draw_raster(canvas, path: Path, x: float, y: float, w: float, h: float, fit:
     a, b, c, d, _, _ = getattr(canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
     scale = math.sqrt(abs(a * d - b * c)) or 1.0
     output = _output(canvas)
-    pixels, alpha, (px, py, pw, ph) = prepared(raster, w * scale, h * scale, place, output, output_dpi(canvas),
+    pixels, alpha, (px, py, pw, ph), exact = prepared(raster, w * scale, h * scale, place, output, output_dpi(canvas),
                                                w * h * scale * scale / MM2, getattr(canvas, "_ink_back", False))
     # the rectangle was found for the box as placed on the page: back to the box's own units
     px, py, pw, ph = px / scale, py / scale, pw / scale, ph / scale
     # a JPEG's pixels are lossy already: stored as a JPEG again, unless they must reach the file exactly
     # (a CMYK image in the printer's condition, placed as decoded)
-    exact = output[0] == "cmyk" and raster.mode == "CMYK" and same_profile(raster.icc, Path(output[1]))
     lossy = raster.format == "JPEG" and not exact
     if lossy and alpha is None:
         # reportlab's own drawImage: the CMYK canvas would convert the pixels a second time

@@ -235,18 +235,18 @@ def test_effective_ppi_of_a_placed_picture():
 def test_images_far_above_the_output_resolution_are_resampled(folder):
     found = read_raster(write(folder, "huge.png", make.encoded(make.picture(2400, 1200), "PNG")))
     box = 72.0  # one inch square
-    pixels, _, _ = prepared(found, box, box, Placement("cover"), ("rgb",), 300)
+    pixels, _, _, _ = prepared(found, box, box, Placement("cover"), ("rgb",), 300)
     assert pixels.size == (300, 300)
     fine = read_raster(write(folder, "fine.png", make.encoded(make.picture(400, 400), "PNG")))
-    pixels, _, _ = prepared(fine, box, box, Placement("cover"), ("rgb",), 300)
+    pixels, _, _, _ = prepared(fine, box, box, Placement("cover"), ("rgb",), 300)
     assert pixels.size == (400, 400)  # 1.33 x the resolution: placed as it is
 
 
 def test_ink_modes_repaint_images(folder):
     found = read_raster(write(folder, "ink.png", make.encoded(make.picture(20, 20, seed=11), "PNG")))
-    grey, _, _ = prepared(found, 72, 72, Placement(), ("ink", "greyscale"), 300)
+    grey, _, _, _ = prepared(found, 72, 72, Placement(), ("ink", "greyscale"), 300)
     assert grey.mode == "L"
-    faded, _, _ = prepared(found, 72, 72, Placement(), ("ink", "ink-saver"), 300, area_mm2=1000)
+    faded, _, _, _ = prepared(found, 72, 72, Placement(), ("ink", "ink-saver"), 300, area_mm2=1000)
     assert np.asarray(faded).mean() > np.asarray(found.pixels).mean() + 60  # much paler
     assert np.asarray(faded).min() >= 255 * 0.75  # a large area keeps 20 % of its ink
 
@@ -334,7 +334,9 @@ def test_jpeg_art_is_stored_as_a_jpeg_and_looks_as_the_lossless_copy(folder, mon
     from cardgen.render.pdf import finish, new_canvas
 
     image = make.picture(200, 150, seed=21, mode=mode)
-    # tagged with the 300 % profile: on a 240 % printer converted, never placed as decoded
+    if mode == "CMYK":  # more ink than a 240 % printer takes: converted, never placed as decoded
+        c, m, y, _ = image.split()
+        image = Image.merge("CMYK", (c, m, y, Image.new("L", image.size, 200)))
     path = write(folder, f"photo-{mode}.jpg", make.encoded(image, "JPEG", quality=95, **(
         {"icc_profile": make.FOGRA39.read_bytes()} if mode == "CMYK" else {})))
     pages = {}
@@ -443,3 +445,31 @@ def test_decoded_images_are_kept_within_a_memory_budget(folder, monkeypatch):
     for seed in range(6):
         read_raster(write(folder, f"b{seed}.png", make.encoded(make.picture(100, 100, seed=seed), "PNG")))
     assert len(raster._RASTERS) == 3
+
+
+def test_cmyk_over_the_printers_ink_limit_is_converted_into_it(folder):
+    image = Image.new("CMYK", (2, 1))
+    image.putdata([(230, 220, 210, 200), (40, 30, 20, 0)])  # 337 % and 35 %
+    found = read_raster(write(folder, "heavy.tif", make.encoded(image, "TIFF")))  # untagged: FOGRA39
+    assert raster.passes_through(found, found.pixels, make.FOGRA39, 340)
+    assert not raster.passes_through(found, found.pixels, make.FOGRA39, 300)
+    out = np.asarray(raster.to_cmyk(found, found.pixels, make.FOGRA39, 300), dtype=int)
+    assert out[0, 0].sum() <= 300 * 255 / 100 + 1
+    # the light colour looks the same (the profile may separate it with other inks)
+    to_rgb = ImageCms.buildTransform(ImageCms.getOpenProfile(str(make.FOGRA39)), ImageCms.createProfile("sRGB"),
+                                     "CMYK", "RGB")
+    seen = ImageCms.applyTransform(Image.fromarray(out.astype(np.uint8), "CMYK"), to_rgb)
+    meant = ImageCms.applyTransform(image, to_rgb)
+    assert np.abs(np.asarray(seen, dtype=int)[0, 1] - np.asarray(meant, dtype=int)[0, 1]).max() <= 4
+
+
+def test_a_profile_naming_fogra39_is_the_printers_condition(folder):
+    from PIL import ImageCms
+
+    named = make.FOGRA39_240.read_bytes()  # "cardgen FOGRA39 coated, TAC 240%": FOGRA39, not the 300 % file
+    assert "FOGRA39" in ImageCms.getProfileDescription(ImageCms.ImageCmsProfile(io.BytesIO(named)))
+    image = make.picture(10, 10, seed=27, mode="CMYK")
+    found = read_raster(write(folder, "fogra.tif", make.encoded(image, "TIFF", icc_profile=named)))
+    assert not raster.same_profile(found.icc, make.FOGRA39)
+    assert raster.same_condition(found.icc, make.FOGRA39)
+    assert np.array_equal(np.asarray(raster.to_cmyk(found, found.pixels, make.FOGRA39, 300)), np.asarray(image))
