@@ -51,8 +51,11 @@ class CardPlan:
 class CardRenderer:
     """Plans and draws the cards of one game in one language."""
 
-    def __init__(self, game, lang: str, templates_dir: Path | None = None):
+    def __init__(self, game, lang: str, templates_dir: Path | None = None, bleed_mm: float | None = None):
+        """``bleed_mm``: the bleed of what is being made, when a printer's is larger than the art bleed
+        every card is drawn with (:data:`ART_BLEED_MM`); ``full`` boxes and fills then reach it."""
         fonts.register_fonts()
+        self.bleed_mm = max(ART_BLEED_MM, float(bleed_mm or 0.0))
         self.game = game
         self.lang = lang
         self.templates_dir = templates_dir
@@ -108,7 +111,7 @@ class CardRenderer:
     def _box(self, spec, resolver: Resolver, safe_check: bool = False, what: str = "") -> tuple[float, float, float, float]:
         """A box spec -> (x, y, w, h) in points, bottom-left origin at the trim corner."""
         W, H = self.width_mm, self.height_mm
-        x, y, w, h = box_mm(spec, W, H, self.layout.safe_mm, ART_BLEED_MM, resolver.text)
+        x, y, w, h = box_mm(spec, W, H, self.layout.safe_mm, self.bleed_mm, resolver.text)
         if safe_check and outside_safe_zone((x, y, w, h), W, H, self.layout.safe_mm):
             raise RenderError(
                 f"{what} box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the {self.layout.safe_mm:g} mm safe zone "
@@ -147,7 +150,7 @@ class CardRenderer:
     def _op(self, el: Element, index: int, resolver: Resolver) -> tuple:
         mm = PT_PER_MM
         if el.type == "fill":
-            return ("fill", self.color(el.fill or "#ffffff", resolver), ART_BLEED_MM * mm)
+            return ("fill", self.color(el.fill or "#ffffff", resolver), self.bleed_mm * mm)
         if el.type == "rect":
             return ("rect", self._box(el.box, resolver),
                     self.color(el.fill, resolver) if el.fill else None,
@@ -244,7 +247,7 @@ class CardRenderer:
         defined = canvas.__dict__.setdefault("_cardgen_forms", set())
         name = plan.key
         if name not in defined:
-            b = ART_BLEED_MM * PT_PER_MM
+            b = self.bleed_mm * PT_PER_MM
             canvas.beginForm(name, -b, -b, plan.width + b, plan.height + b)
             surface = getattr(canvas, "ink_surface", None)  # ink-saving canvases fade backs as a whole
             with surface(plan.side) if surface else nullcontext():

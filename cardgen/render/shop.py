@@ -64,7 +64,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
 
     if shop.files not in ("pdf", "pdf-per-deck"):
         raise RenderError(f"printer '{shop.id}' takes {shop.files} files, not PDFs")
-    renderer = CardRenderer(game, lang, templates_dir)
+    renderer = CardRenderer(game, lang, templates_dir, bleed_mm=shop.bleed_mm)
     title = game.text(game.meta.title, lang)
     bleed = shop.bleed_mm * PT_PER_MM
     canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt) if shop.cmyk else None
@@ -160,7 +160,7 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
     ``part`` of ``parts`` selects a slice of the card designs (for parallel jobs).
     """
     prof = printer(profile_id, templates_dir)
-    renderer = CardRenderer(game, lang, templates_dir)
+    renderer = CardRenderer(game, lang, templates_dir, bleed_mm=prof.bleed_mm)
     size = game.meta.card_size
     wpx, hpx = prof.pixels(size.width_mm, size.height_mm)
     cache = {} if cache is None else cache

@@ -248,3 +248,23 @@ def test_a_changed_image_is_a_changed_card_plan(gallery, tmp_path):
     after = CardRenderer(game, "ru").face(game.card("c02"))
     assert before.ops != after.ops and before.key != after.key
     assert CardRenderer(game, "ru").face(game.card("c03")).key == CardRenderer(game, "ru").face(game.card("c03")).key
+
+
+def test_bleed_true_reaches_a_printers_bleed_larger_than_the_art_bleed(gallery):
+    """A printer asking 6 mm of bleed gets the back's image to the edge of its page, not 4 mm of it."""
+    from dataclasses import replace
+
+    from cardgen.content import load_games
+    from cardgen.render.printers import printer
+    from cardgen.render.shop import render_printer_pdfs
+
+    game = load_games(gallery, ["gallery"])[0]
+    wide = replace(printer("eu-pdfx4"), id="wide", name="wide", color="rgb", pdfx="none", bleed_mm=6.0)
+    ((_, data, pages, _),) = render_printer_pdfs(game, "ru", wide)
+    import pypdfium2 as pdfium
+
+    document = pdfium.PdfDocument(data)
+    back = np.asarray(document[1].render(scale=2).to_pil().convert("RGB"), dtype=int)  # face-back order
+    edge = 4  # pixels at 144 dpi: within the outer 1 mm of the 6 mm bleed
+    strips = [back[:edge], back[-edge:], back[:, :edge], back[:, -edge:]]
+    assert all((strip.sum(axis=-1) < 3 * 250).mean() > 0.99 for strip in strips)  # picture, not white paper
