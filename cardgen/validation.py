@@ -21,8 +21,12 @@ if TYPE_CHECKING:
 
 
 def validate_games(content_dir: Path, game_ids: list[str] | None = None,
-                   templates_dir: Path | None = None) -> list["Game"]:
-    """The loaded games when everything holds; :class:`ContentErrors` listing every problem otherwise."""
+                   templates_dir: Path | None = None, warnings: list[ContentError] | None = None) -> list["Game"]:
+    """The loaded games when everything holds; :class:`ContentErrors` listing every problem otherwise.
+
+    ``warnings``, when given, receives what builds but may print badly (images under the
+    printers' resolution, see :func:`cardgen.render.layoutcheck.check_layout`).
+    """
     from cardgen.render.layout import default_templates_dir
     from cardgen.content import load_games
 
@@ -31,19 +35,19 @@ def validate_games(content_dir: Path, game_ids: list[str] | None = None,
     errors: list[ContentError] = []
     for game in games:
         # a rule of a later content format than the game's is one of its warnings (cardgen.content.formats)
-        errors += game.accept(game_errors(game, templates_dir))
+        errors += game.accept(game_errors(game, templates_dir, warnings))
     if errors:
         raise ContentErrors(errors)
     return games
 
 
-def game_errors(game: "Game", templates_dir: Path) -> list[ContentError]:
+def game_errors(game: "Game", templates_dir: Path, warnings: list[ContentError] | None = None) -> list[ContentError]:
     from cardgen.engines import engine_content_errors
     from cardgen.i18n.status import reference_errors
     from cardgen.render.layoutcheck import check_layout
     from cardgen.rulebook.sections import check_rulebook_text
 
-    return [*engine_content_errors(game), *check_layout(game, templates_dir), *check_rulebook_text(game),
+    return [*engine_content_errors(game), *check_layout(game, templates_dir, warnings), *check_rulebook_text(game),
             *reference_errors(game)]
 
 

@@ -238,3 +238,113 @@ def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
     # the build-time class exists to exercise failed builds: nearly all of its cases must get that far and fail
     assert aimed >= 30 and failed_aimed >= 0.9 * aimed, f"{failed_aimed} of {aimed} build-time mutations failed the build"
     assert failed_builds >= failed_aimed
+
+
+# --- images (issue 23): the bytes of raster art mutated ------------------------------------------------
+
+IMAGE_SEED = 23
+IMAGE_CASES = 60
+#: art file of the mini game -> how it is made
+IMAGE_FILES = ("art/two.png", "art/back.jpg", "art/extra.tif", "art/extra.webp")
+
+
+def _image_base(folder: Path) -> Path:
+    """The mini game with raster art: card 'two' a PNG, the back a JPEG, a TIFF and a WebP in the layout."""
+    import imagemaker
+
+    game = _base(folder)
+    picture = imagemaker.picture(240, 180, seed=3)
+    (game / "art" / "two.png").write_bytes(imagemaker.encoded(picture.convert("RGBA"), "PNG"))
+    (game / "art" / "back.jpg").write_bytes(imagemaker.encoded(imagemaker.picture(300, 400, mode="CMYK"), "JPEG"))
+    (game / "art" / "extra.tif").write_bytes(imagemaker.encoded(picture, "TIFF", compression="tiff_lzw"))
+    (game / "art" / "extra.webp").write_bytes(imagemaker.encoded(picture, "WEBP", quality=80))
+    cards = game / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("art/two.svg", "art/two.png"), "utf-8")
+    meta = game / "game.yaml"
+    meta.write_text(meta.read_text("utf-8").replace("art/back.svg", "art/back.jpg"), "utf-8")
+    layout = game / "layout.yaml"
+    text = layout.read_text("utf-8")
+    extra = ("\n      - {type: image, src: art/extra.tif, box: [5, 5, 20, 15], fit: contain}"
+             "\n      - {type: image, src: art/extra.webp, box: [30, 5, 20, 15], crop: [10, 10, 200, 150]}")
+    assert "\n    elements:" in text
+    layout.write_text(text.replace("\n    elements:", "\n    elements:" + extra), "utf-8")  # on every entry
+    return game
+
+
+def _mutate_bytes(rng: random.Random, data: bytes) -> tuple[bytes, str]:
+    how = rng.choice(["flip", "flip", "truncate", "insert", "header", "zero-run", "repeat"])
+    data = bytearray(data)
+    if how == "flip":
+        for _ in range(rng.choice([1, 3, 20])):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+    elif how == "truncate":
+        data = data[:rng.randrange(len(data))]
+    elif how == "insert":
+        at = rng.randrange(len(data))
+        data[at:at] = bytes(rng.randrange(256) for _ in range(rng.choice([1, 16, 300])))
+    elif how == "header":  # the first 40 bytes hold sizes, depths, offsets
+        for _ in range(rng.choice([1, 2, 4])):
+            data[rng.randrange(min(40, len(data)))] = rng.choice([0, 1, 0x7F, 0xFF])
+    elif how == "zero-run":
+        at = rng.randrange(len(data))
+        data[at:at + rng.choice([8, 64, 4096])] = b"\x00" * len(data[at:at + 4096])
+    else:
+        at = rng.randrange(len(data))
+        data[at:at] = data[at:at + 512] * rng.choice([2, 50])
+    return bytes(data), how
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def test_fuzzed_images_get_only_clean_errors(tmp_path, monkeypatch):
+    """Mutated PNG, JPEG, TIFF and WebP bytes: validate and the build end cleanly, and a build
+    that fails names a file and line (the card's art line or the layout element's)."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    rng = random.Random(IMAGE_SEED)
+    runner = CliRunner()
+    pristine = tmp_path / "pristine"
+    _image_base(pristine)
+    out = tmp_path / "out"
+    first = runner.invoke(cli, ["--content", str(pristine), *BUILD, "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    totals: Counter = Counter()
+    bad: list[str] = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for number in range(IMAGE_CASES):
+            content = tmp_path / f"image-case-{number}"
+            game = _image_base(content)
+            target = rng.choice(IMAGE_FILES)
+            path = game / target
+            data, how = _mutate_bytes(rng, path.read_bytes())
+            path.write_bytes(data)
+            before = _tree(out)
+            signal.alarm(SECONDS_PER_CASE)
+            try:
+                checked = runner.invoke(cli, ["--content", str(content), "validate"])
+                step, outcome = "validate", _outcome(checked)
+                if outcome == "clean error" and not re.search(r"\.yaml:\d+", checked.output):
+                    outcome = f"validate error without file and line: {checked.output.strip()[:300]}"
+                elif outcome == "ok":
+                    built = runner.invoke(cli, ["--content", str(content), *BUILD, "--out", str(out)])
+                    step, outcome = "build", _outcome(built)
+                    if outcome != "ok" and _tree(out) != before:
+                        outcome = "failed build changed the output folder"
+                    elif outcome == "clean error" and not re.search(r"\.yaml:\d+", built.output):
+                        outcome = f"build error without file and line: {built.output.strip()[:300]}"
+            except CaseTimeout:
+                outcome = f"no end within {SECONDS_PER_CASE} s"
+            finally:
+                signal.alarm(0)
+            totals[(target, step, outcome if outcome in ("ok", "clean error") else "BAD")] += 1
+            if outcome not in ("ok", "clean error"):
+                bad.append(f"case {number} ({target}, {how}, {step}): {outcome}")
+            shutil.rmtree(content)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    print(f"\nimage fuzz: {IMAGE_CASES} cases (seed {IMAGE_SEED})")
+    for (target, step, outcome), count in sorted(totals.items()):
+        print(f"  {target:16} {step:9} {outcome:12} {count:4}")
+    assert not bad, f"{len(bad)} case(s) without a clean end:\n\n" + "\n\n".join(bad[:10])
+    errors = sum(count for (_, _, outcome), count in totals.items() if outcome == "clean error")
+    assert errors >= IMAGE_CASES // 4, "hardly any mutation was refused: the fuzz proves little"
+    assert any(step == "build" for _, step, _ in totals), "no mutated image validated: the build went untried"

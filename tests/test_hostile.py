@@ -410,3 +410,132 @@ def test_attribute_declarations_that_cannot_hold(old, new, where, message, conte
     game = content / "mini" / "game.yaml"
     game.write_text(game.read_text("utf-8").replace(old, new), "utf-8")
     assert_clean_error(*run(content, "validate"), where, message)
+
+
+# --- raster images (issue 23): read like every content file, decoded without trusting them --------------
+
+def _raster_art(content: Path, name: str, data: bytes) -> None:
+    """Card 'two' of the mini game with the image file ``name`` as its art."""
+    (content / "mini" / name).write_bytes(data)
+    cards = content / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("art/two.svg", name), "utf-8")
+
+
+def _png_bytes(width: int = 64, height: int = 48) -> bytes:
+    import imagemaker
+
+    return imagemaker.encoded(imagemaker.picture(width, height), "PNG")
+
+
+def _image_cases() -> dict[str, tuple[str, bytes, str]]:
+    import imagemaker
+
+    good = _png_bytes()
+    return {
+        "bomb": ("art/bomb.png", imagemaker.png_declaring(60_000, 60_000), "a decompression bomb"),
+        "bomb-just-above-the-cap": ("art/big.png", imagemaker.png_declaring(10_001, 10_000),
+                                    "more than 100,000,000"),
+        "truncated": ("art/cut.png", good[: len(good) // 2], "cannot decode the image (truncated or damaged?)"),
+        "no-image-at-all": ("art/noise.png", bytes(range(256)) * 8, "not a PNG, JPEG, TIFF or WebP image"),
+        "zero-by-zero": ("art/empty.png", imagemaker.png_declaring(0, 0), "art/empty.png"),
+        "header-only": ("art/head.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00", "art/head.jpg"),
+        "cmyk-profile-on-rgb": ("art/wrong.png", imagemaker.encoded(imagemaker.picture(8, 8), "PNG",
+                                                                    icc_profile=imagemaker.FOGRA39.read_bytes()),
+                                "is for CMYK images, but the image is RGB"),
+        "broken-profile": ("art/icc.png", imagemaker.encoded(imagemaker.picture(8, 8), "PNG",
+                                                             icc_profile=b"not a profile" * 20),
+                           "the embedded colour profile cannot be read"),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_image_cases()))
+def test_a_hostile_image_is_a_clean_error_at_the_line_naming_it(case, content, tmp_path):
+    name, data, message = _image_cases()[case]
+    _raster_art(content, name, data)
+    errors = assert_clean_error(*run(content, "validate"), message)
+    assert any("content/mini/cards.yaml:" in line and f"image '{name}'" in line for line in errors), errors
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"), timeout=60)
+    assert_clean_error(code, output, message)
+
+
+def test_a_hostile_image_in_a_layout_is_an_error_at_the_element(content, tmp_path):
+    import imagemaker
+
+    (content / "mini" / "art" / "bomb.webp").write_bytes(imagemaker.png_declaring(60_000, 60_000))
+    write_layout(content, '{type: image, src: art/bomb.webp, box: [5, 5, 50, 50]}')
+    assert_clean_error(*run(content, "validate"), "content/mini/layout.yaml:6:", "a decompression bomb")
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"), timeout=60)
+    assert_clean_error(code, output, "mini/layout.yaml", "a decompression bomb")
+
+
+def test_an_image_as_a_fifo_is_refused_without_blocking(content):
+    (content / "mini" / "art").joinpath("pipe.png")
+    os.mkfifo(content / "mini" / "art" / "pipe.png")
+    cards = content / "mini" / "cards.yaml"
+    cards.write_text(cards.read_text("utf-8").replace("art/two.svg", "art/pipe.png"), "utf-8")
+    code, output = run_bounded(content, "validate", timeout=60)
+    assert_clean_error(code, output, "not a regular file")
+
+
+def test_an_image_over_the_size_cap_is_refused(content, monkeypatch):
+    from cardgen.render import raster
+
+    monkeypatch.setattr(raster, "MAX_BYTES", 1000)
+    _raster_art(content, "art/large.png", _png_bytes(200, 200))
+    assert_clean_error(*run(content, "validate"), "at most 1,000 bytes are read")
+
+
+def test_an_image_through_a_symlink_out_of_the_game_is_refused(content, tmp_path):
+    outside = tmp_path / "secret.png"
+    outside.write_bytes(_png_bytes())
+    (content / "mini" / "art" / "secret.png").symlink_to(outside)
+    write_layout(content, '{type: image, src: art/secret.png, box: [5, 5, 50, 50]}')
+    assert_clean_error(*run(content, "validate"), "lies outside the game folder")
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"))
+    assert_clean_error(code, output, "lies outside the game folder")
+
+
+@pytest.mark.parametrize("element, message", [
+    ('{type: image, src: art/two.png, crop: [0, 0, 900, 10]}', "does not lie inside the image (64 x 48 pixels)"),
+    ('{type: image, src: art/two.png, crop: [0, 0, 0, 10]}', "'crop' is [x, y, width, height] in pixels"),
+    ('{type: image, src: art/two.png, focus: [2, 0.5]}', "'focus' is [x, y], each a number from 0 to 1"),
+    ('{type: image, src: art/two.png, bleed: true, box: [0, 0, 10, 10]}', "give no 'box'"),
+    ('{type: image, src: art/two.svg}', "is not an image file"),
+    ('{type: image, src: art/nothing.png}', "art/nothing.png"),
+    ('{type: text, text: "x", align: top, box: [5, 5, 50, 10]}', "text is aligned left, center, right"),
+    ('{type: rect, src: art/two.png, box: [5, 5, 50, 10]}', "'src' is for image elements"),
+])
+def test_image_elements_that_cannot_be_placed_are_errors_at_their_line(element, message, content, tmp_path):
+    (content / "mini" / "art" / "two.png").write_bytes(_png_bytes())
+    write_layout(content, element)
+    assert_clean_error(*run(content, "validate"), "content/mini/layout.yaml:6:", message)
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"))
+    assert_clean_error(code, output, "mini/layout.yaml")
+
+
+@pytest.mark.parametrize("case", ["png-phys-0", "png-phys-huge", "tiff-resolution-0"])
+def test_absurd_dpi_tags_change_nothing(case, content, tmp_path):
+    """The layout's box sets an image's size: a DPI tag of 0 or 4 billion is read as nothing at all."""
+    import imagemaker
+    import numpy as np
+
+    if case == "tiff-resolution-0":
+        values = (np.asarray(imagemaker.picture(64, 48), dtype=np.uint32) * 257).astype(np.uint16)
+        name, data = "art/odd.tif", imagemaker.tiff16(values, resolution=(0, 0))
+    else:
+        name = "art/odd.png"
+        data = imagemaker.png_with_phys(imagemaker.picture(64, 48), 0 if case == "png-phys-0" else 0xFFFFFFFF)
+    _raster_art(content, name, data)
+    code, output = run(content, "validate")
+    assert code == 0, output
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"))
+    assert code == 0, output
+
+
+def test_a_png_named_jpg_builds_with_a_validate_warning(content, tmp_path):
+    _raster_art(content, "art/two.jpg", _png_bytes(900, 700))
+    code, output = run(content, "validate")
+    assert code == 0, output
+    assert "image 'art/two.jpg' is a PNG file; its name says .jpg" in output
+    code, output = run_bounded(content, *BUILD_CARDS, "--out", str(tmp_path / "out"))
+    assert code == 0, output

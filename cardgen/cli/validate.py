@@ -29,7 +29,11 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     from cardgen.content import composition
     from cardgen.validation import placeholder_texts, validate_games
 
-    loaded = validate_games(settings.content_dir, resolve_games(settings, games))
+    warnings: list = []
+    try:
+        loaded = validate_games(settings.content_dir, resolve_games(settings, games), warnings=warnings)
+    finally:  # warnings are worth reading beside the errors too
+        echo_warnings(warnings)
     for game in loaded:
         echo_warnings(game.warnings)
         rows = composition(game)

@@ -271,6 +271,18 @@ class _Checker:
         elif not exists:
             what = "file or folder" if folder_ok else "file"
             self.fail(f"{what} not found: '{relative}' (looked in {self._display(root)})", locator)
+        elif not folder_ok:
+            self._check_image(relative, target, locator)
+
+    def _check_image(self, relative: str, target: Path, locator: Locator) -> None:
+        """An image file named as art decodes (read as the build reads it: size caps, no bomb)."""
+        from cardgen.render.raster import RasterError, is_raster_name, verify
+
+        if is_raster_name(relative):
+            try:
+                verify(target)
+            except RasterError as exc:
+                self.fail(exc.named(relative).message, locator)
 
     def attributes(self) -> None:
         specs = self.meta.attributes

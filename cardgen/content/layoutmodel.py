@@ -93,7 +93,7 @@ class _Model(BaseModel):
 
 
 class Element(_Model):
-    type: Literal["fill", "rect", "text", "draw", "line"]
+    type: Literal["fill", "rect", "text", "draw", "line", "image"]
     when: Match | None = Field(default=None, description="Draw the element only for cards that match.")
     box: BoxSpec = Field(default="trim", description="[x, y, w, h] in mm (or '50%'), full, trim or safe.")
     # rect / fill / line
@@ -109,15 +109,28 @@ class Element(_Model):
     size: float = 10.0
     min_size: float | None = None
     color: str = "#000000"
-    align: Literal["left", "center", "right"] = "center"
+    align: Literal["left", "center", "right", "top", "bottom", "top-left", "top-right", "bottom-left",
+                   "bottom-right"] = Field(default="center", description=(
+        "text: left, center or right; image: where the picture sits in its box (contain) or which part "
+        "of it shows (cover)"))
     valign: Literal["top", "middle", "bottom"] = "middle"
     leading: float = 1.18
     max_lines: int = 0
     rotate: Literal[0, 90, 180, 270] = 0
     # draw
-    draw: str | None = Field(default=None, description="An SVG file, a symbol or a built-in drawing.")
+    draw: str | None = Field(default=None, description="An SVG or image file, a symbol or a built-in drawing.")
     params: dict[str, Any] = Field(default_factory=dict)
-    fit: Literal["contain", "cover", "stretch"] = "contain"
+    fit: Literal["contain", "cover", "stretch"] | None = Field(
+        default=None, description="draw: contain (default); image: cover (default), contain or stretch")
+    # image
+    src: str | None = Field(default=None, description="image: a PNG, JPEG, TIFF or WebP file of the game folder, "
+                            "or a template such as '{card.art}'")
+    focus: list[Num] | None = Field(default=None, min_length=2, max_length=2, description=(
+        "image, cover: [x, y] from 0 to 1, the point of the picture kept nearest the box's centre"))
+    crop: list[int] | None = Field(default=None, min_length=4, max_length=4, description=(
+        "image: [x, y, width, height] in pixels of the file, the part of it placed"))
+    bleed: bool = Field(default=False, description=(
+        "image: fill the card to its bleed (the box is 'full'), whatever bleed is being made"))
 
 
 class Entry(_Model):

@@ -21,6 +21,7 @@ from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_contex
                                    hex_color, layout_path, load_layout, matches, outside_safe_zone,
                                    suggest, unknown_drawing_message)
 from cardgen.render.ranges import drawing_param_problem
+from cardgen.render.raster import image_digest, is_raster_name, raster_path
 from cardgen.render.shapes import ShapePainter
 from cardgen.render.text import PT_PER_MM, fit_text
 
@@ -50,8 +51,12 @@ class CardPlan:
 class CardRenderer:
     """Plans and draws the cards of one game in one language."""
 
-    def __init__(self, game, lang: str, templates_dir: Path | None = None, *, strict: bool | None = None):
+    def __init__(self, game, lang: str, templates_dir: Path | None = None, bleed_mm: float | None = None, *,
+                 strict: bool | None = None):
+        """``bleed_mm``: the bleed of what is being made, when a printer's is larger than the art bleed
+        every card is drawn with (:data:`ART_BLEED_MM`); ``full`` boxes and fills then reach it."""
         fonts.register_fonts()
+        self.bleed_mm = max(ART_BLEED_MM, float(bleed_mm or 0.0))
         self.game = game
         self.lang = lang
         self.fonts = fonts.GameFonts.of(game)
@@ -113,7 +118,7 @@ class CardRenderer:
     def _box(self, spec, resolver: Resolver, safe_check: bool = False, what: str = "") -> tuple[float, float, float, float]:
         """A box spec -> (x, y, w, h) in points, bottom-left origin at the trim corner."""
         W, H = self.width_mm, self.height_mm
-        x, y, w, h = box_mm(spec, W, H, self.layout.safe_mm, ART_BLEED_MM, resolver.text)
+        x, y, w, h = box_mm(spec, W, H, self.layout.safe_mm, self.bleed_mm, resolver.text)
         if safe_check and outside_safe_zone((x, y, w, h), W, H, self.layout.safe_mm):
             raise RenderError(
                 f"{what} box [{x:g}, {y:g}, {w:g}, {h:g}] mm leaves the {self.layout.safe_mm:g} mm safe zone "
@@ -153,7 +158,7 @@ class CardRenderer:
     def _op(self, el: Element, index: int, resolver: Resolver) -> tuple:
         mm = PT_PER_MM
         if el.type == "fill":
-            return ("fill", self.color(el.fill or "#ffffff", resolver), ART_BLEED_MM * mm)
+            return ("fill", self.color(el.fill or "#ffffff", resolver), self.bleed_mm * mm)
         if el.type == "rect":
             return ("rect", self._box(el.box, resolver),
                     self.color(el.fill, resolver) if el.fill else None,
@@ -187,17 +192,29 @@ class CardRenderer:
                                field if field in resolver.fields else None)
             return ("text", box, fitted.lines, font, fitted.size, fitted.leading, self.color(el.color, resolver),
                     el.align, el.valign, el.rotate)
+        if el.type == "image":
+            if not el.src:
+                raise RenderError(f"image element {index} names no file ('src')", Locator(file=self.layout.path))
+            box = self._box("full" if el.bleed else el.box, resolver)
+            return self._image_op(resolver.text(el.src), box, el.fit or "cover", el.align, el.focus, el.crop,
+                                  el.rotate)
         if el.type == "draw":
             if not el.draw:
                 raise RenderError(f"draw element {index} names no drawing", Locator(file=self.layout.path))
             name = resolver.text(el.draw)
+            if is_raster_name(name):  # art named where SVG art may be: placed as an image, contained
+                return self._image_op(name, self._box(el.box, resolver), el.fit or "contain", "center", None, None,
+                                      0, turn=el.rotate)
             self._check_drawing(name)
             params = tuple(sorted((k, resolver.value(v)) for k, v in el.params.items()))
             for key, value in params:  # a value filled in for this card: refused here, where the line is known
                 problem = drawing_param_problem(name, key, value)
                 if problem is not None:
                     raise RenderError(problem)
-            return ("draw", name, self._box(el.box, resolver), params, el.fit, el.rotate)
+            op = ("draw", name, self._box(el.box, resolver), params, el.fit or "contain", el.rotate)
+            # image files a drawing draws (a symbol parameter): their contents are part of the plan
+            digests = tuple(image_digest(raster_path(self.game.root, str(v))) for _, v in params if is_raster_name(v))
+            return op + (digests,) if digests else op
         raise RenderError(f"unknown element type {el.type}")
 
     def _check_glyphs(self, text: str, chain: str, locator: Locator, where: tuple = (),
@@ -216,6 +233,26 @@ class CardRenderer:
             self.glyph_warnings.append(problem)
         fonts.report_glyphs(problem, self.strict)
 
+    def _image_op(self, name: str, box: tuple, fit: str, align: str, focus, crop, rotate: int, turn: int = 0) -> tuple:
+        """The op of an image: its file's digest is in it, so a changed file is a changed card."""
+        from cardgen.render.raster import ALIGNMENTS, RasterError, check_crop, read_raster
+
+        if not is_raster_name(name):
+            raise RenderError(f"'{name[:80]}' is not an image file (PNG, JPEG, TIFF or WebP: .png, .jpg, .jpeg, "
+                              ".tif, .tiff, .webp)")
+        path = raster_path(self.game.root, name)
+        try:  # decoded here, where the element's line is known: a damaged file is refused at it
+            found = read_raster(path)
+        except RasterError as exc:
+            raise exc.named(name) from None
+        problem = check_crop(crop, found.width, found.height)
+        if problem is not None:
+            raise RenderError(f"image '{name}': {problem}")
+        if align not in ALIGNMENTS:
+            raise RenderError(f"an image is aligned {', '.join(ALIGNMENTS)}; found '{align}'")
+        return ("image", name, found.digest, box, fit, ALIGNMENTS[align],
+                tuple(float(v) for v in focus) if focus else None, tuple(crop) if crop else None, rotate, turn)
+
     def _written_at(self, card_id: str, field: str) -> str:
         key = self.game.card(card_id).text[field]
         origin = self.game.text_origin(key, self.lang)
@@ -226,7 +263,8 @@ class CardRenderer:
         """Refuse an unknown drawing while planning, where the element's line is known."""
         from cardgen.render.drawings import DRAWINGS
 
-        if not name.lower().endswith(".svg") and name not in self.layout.symbols and name not in DRAWINGS:
+        if not name.lower().endswith(".svg") and not is_raster_name(name) and name not in self.layout.symbols \
+                and name not in DRAWINGS:
             raise RenderError(unknown_drawing_message(name, self.layout, DRAWINGS))
 
     # --- drawing ---------------------------------------------------------------------------------
@@ -235,7 +273,7 @@ class CardRenderer:
         defined = canvas.__dict__.setdefault("_cardgen_forms", set())
         name = plan.key
         if name not in defined:
-            b = ART_BLEED_MM * PT_PER_MM
+            b = self.bleed_mm * PT_PER_MM
             canvas.beginForm(name, -b, -b, plan.width + b, plan.height + b)
             surface = getattr(canvas, "ink_surface", None)  # ink-saving canvases fade backs as a whole
             with surface(plan.side) if surface else nullcontext():
@@ -311,8 +349,10 @@ class CardRenderer:
                 canvas.drawPath(p, stroke=1, fill=0)
             elif kind == "text":
                 self._draw_text(canvas, op)
+            elif kind == "image":
+                self._draw_image(canvas, op, plan.label)
             elif kind == "draw":
-                _, name, (x, y, w, h), params, fit, rotate = op
+                _, name, (x, y, w, h), params, fit, rotate = op[:6]
                 if rotate:
                     canvas.translate(x + w / 2, y + h / 2)
                     canvas.rotate(rotate)
@@ -321,6 +361,22 @@ class CardRenderer:
                     x, y = -w / 2, -h / 2
                 ctx.draw(name, x, y, w, h, dict(params), fit)
             canvas.restoreState()
+
+    def _draw_image(self, canvas, op, label: str) -> None:
+        from cardgen.render.raster import draw_raster
+
+        _, name, _, (x, y, w, h), fit, anchor, focus, crop, rotate, turn = op
+        if turn:  # a draw element's rotate turns its box, as for drawings
+            canvas.translate(x + w / 2, y + h / 2)
+            canvas.rotate(turn)
+            if turn in (90, 270):
+                w, h = h, w
+            x, y = -w / 2, -h / 2
+        try:
+            draw_raster(canvas, raster_path(self.game.root, name), x, y, w, h, fit, anchor, focus, crop, rotate)
+        except RenderError as exc:
+            exc.locator = exc.locator.with_(card=exc.locator.card or label)
+            raise
 
     def _draw_text(self, canvas, op) -> None:
         from reportlab.lib.colors import HexColor

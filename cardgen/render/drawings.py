@@ -62,13 +62,22 @@ class DrawContext:
         if name.lower().endswith(".svg"):  # a card's or back's own art file, relative to the game folder
             from cardgen.render.svgart import art_path, load_svg
 
-
             try:
                 path = art_path(self.renderer.game.root, name)
             except RenderError as exc:
                 exc.locator = Locator(file=self.renderer.layout.path, card=self.plan.label)
                 raise
             self.painter.draw_symbol(load_svg(path), x, y, w, h, params, fit)
+            return
+        from cardgen.render.raster import draw_raster, is_raster_name, raster_path
+
+        if is_raster_name(name):  # a PNG, JPEG, TIFF or WebP file of the game folder, as SVG art is drawn
+            try:
+                draw_raster(self.c, raster_path(self.renderer.game.root, name), x, y, w, h, fit)
+            except RenderError as exc:
+                exc.locator = exc.locator.with_(file=exc.locator.file or self.renderer.layout.path,
+                                                card=self.plan.label)
+                raise
             return
         if name in self.renderer.layout.symbols:
             self.symbol(name, x, y, w, h, params, fit)

@@ -13,7 +13,8 @@ mode's :class:`InkPolicy` gives for that use:
 * ``stroke`` (a line), and
 * ``text`` (a string).
 
-Every layout, drawing, symbol and SVG art file therefore saves ink with no
+Raster images are repainted by :meth:`InkPolicy.image` as they are drawn
+(:mod:`cardgen.render.raster`).  Every layout, drawing, symbol and art file therefore saves ink with no
 change of its own, including the layouts of decks cardgen has never seen.
 
 ``ink-saver``: large areas fade to pale tints and keep a thin outline in their
@@ -113,6 +114,10 @@ class InkPolicy:
     def text(self, rgb: RGB, back: bool) -> RGB:
         return rgb
 
+    def image(self, pixels, area_mm2: float, back: bool):
+        """A raster image's pixels (a PIL image in RGB or L) as the mode paints them."""
+        return pixels
+
 
 class InkSaver(InkPolicy):
     mode = "ink-saver"
@@ -150,6 +155,15 @@ class InkSaver(InkPolicy):
     def text(self, rgb: RGB, back: bool) -> RGB:
         return _with_luma(rgb, DARK_TEXT) if luma(rgb) > LIGHT_TEXT else rgb
 
+    def image(self, pixels, area_mm2: float, back: bool):
+        """Faded towards white as a fill of the same size: a card's illustration keeps a pale
+        picture, an icon its colour (no outline: a picture has no one shape to outline)."""
+        keep = self.keep(area_mm2, back)
+        if keep >= 1.0:
+            return pixels
+        table = [round(255 - (255 - v) * keep) for v in range(256)]
+        return pixels.point(table * len(pixels.getbands()))
+
 
 class Greyscale(InkPolicy):
     mode = "greyscale"
@@ -167,6 +181,10 @@ class Greyscale(InkPolicy):
         if grey < LIGHT_TEXT:  # dark text a little darker still; light text on dark stays light
             grey *= 0.6
         return (grey, grey, grey)
+
+    def image(self, pixels, area_mm2: float, back: bool):
+        """Grey pixels: Pillow's L is the same ITU-R BT.601 luminance as :func:`luma`."""
+        return pixels.convert("L") if pixels.mode != "L" else pixels
 
 
 POLICIES: dict[str, type[InkPolicy]] = {"full": InkPolicy, "ink-saver": InkSaver, "greyscale": Greyscale}

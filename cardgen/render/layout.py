@@ -16,7 +16,8 @@ The first entry of ``faces`` (or ``backs``) whose ``match`` fits a card is its
 layout; ``match`` may name ``group``, ``kind``, ``card``, ``back`` and
 ``attrs`` (each a value or a list of values), ``fields`` (text fields the
 card must have) and ``art`` (true when the card or back has an ``art:`` file;
-draw it with ``draw: "{card.art}"`` or ``"{back.art}"``, an SVG file).  ``use`` draws named ``parts`` (shared element lists) first.  An element may carry its own
+draw it with ``draw: "{card.art}"`` or ``"{back.art}"``, an SVG or image file, or place an image with
+``type: image``, see :mod:`cardgen.render.raster`).  ``use`` draws named ``parts`` (shared element lists) first.  An element may carry its own
 ``when`` with the same keys.  Every text field of a card must be printed by
 its layout or listed under ``omit``, so no text is dropped silently.
 """

@@ -5,8 +5,10 @@ includes) with the position of every value, checks it against the layout
 model, then resolves every face and back of every card in every language of
 the game the way :class:`~cardgen.render.card.CardRenderer` plans them: which
 entry matches, the ``use:`` parts, every ``{placeholder}`` and filter, every
-``draw:`` name (SVG file, layout symbol or built-in drawing, with the symbols'
-own ``$param`` colours and ``use:`` references), colours, fonts, the safe zone
+``draw:`` name (SVG file, image file, layout symbol or built-in drawing, with the
+symbols' own ``$param`` colours and ``use:`` references), every image (the file
+exists in the game folder and decodes, its crop fits; a warning when it is placed
+under the printers' resolution or its name says another format), colours, fonts, the safe zone
 of text boxes, and whether every text field of a card is printed or omitted.
 
 Every problem is reported once, with the file, line and column of the layout
@@ -32,6 +34,7 @@ from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES, SUFFIXES, GameFonts
 from cardgen.render.ranges import DRAWING_RANGES, layout_problems
+from cardgen.render.raster import ALIGNMENTS, Placement, RasterError, check_crop, effective_ppi, is_raster_name, misnamed_format, raster_path, verify
 from cardgen.render.layout import (
     TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
     include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,
@@ -55,8 +58,13 @@ _SHAPE_ARITY = {"rect": 4, "circle": 3, "ellipse": 4, "star": 5, "wedge": 5, "ar
 _SHAPE_KINDS = ("group", "use", "text", "rect", "circle", "ellipse", "poly", "line", "path", "star", "wedge", "arc")
 
 
-def check_layout(game, templates_dir: Path | None = None) -> list[ContentError]:
-    """Every problem of ``game``'s card layout, as content errors (empty when it will render)."""
+def check_layout(game, templates_dir: Path | None = None, warnings: list[ContentError] | None = None
+                 ) -> list[ContentError]:
+    """Every problem of ``game``'s card layout, as content errors (empty when it will render).
+
+    ``warnings``, when given, receives what builds but may print badly: an image under the
+    printers' resolution at its placed size, an image file whose name says another format.
+    """
     display_root = getattr(game, "display_root", None)
     display_root = display_root.resolve() if display_root is not None else None
     try:
@@ -66,9 +74,22 @@ def check_layout(game, templates_dir: Path | None = None) -> list[ContentError]:
     layout, errors = _read_layout(path, templates_dir, display_root)
     if layout is None:
         return errors
-    checker = _Checker(game, layout)
+    checker = _Checker(game, layout, _print_dpi(templates_dir))
     checker.run()
+    if warnings is not None:
+        warnings += checker.errors(checker.warned)
     return errors + checker.errors()
+
+
+def _print_dpi(templates_dir: Path | None) -> int:
+    """The highest resolution a printer of the templates asks for (images are checked against it)."""
+    from cardgen.render.printers import printers
+    from cardgen.render.raster import DEFAULT_DPI
+
+    try:
+        return max((p.dpi for p in printers(templates_dir).values()), default=DEFAULT_DPI)
+    except RenderError:  # a broken printers.yaml is the build's error to report
+        return DEFAULT_DPI
 
 
 # --- reading ---------------------------------------------------------------------------------------
@@ -266,9 +287,12 @@ class _Problem:
 class _Checker:
     """Walks every face and back of one game through its layout and collects the problems."""
 
-    def __init__(self, game, layout: Layout):
+    def __init__(self, game, layout: Layout, dpi: int = 300):
         self.game = game
         self.layout = layout
+        self.dpi = dpi
+        self.warned: dict[tuple, _Problem] = {}
+        self._images: dict[str, Any] = {}  # file name -> decoded image, or why it cannot be read
         self.languages = list(game.meta.languages)
         self.problems: dict[tuple, _Problem] = {}
         self.builtins = builtin_drawings()
@@ -278,18 +302,18 @@ class _Checker:
 
     # --- recording ---
     def report(self, where: tuple, message: str, *, key: bool = False, card: str | None = None,
-               lang: str | None = None) -> None:
+               lang: str | None = None, warning: bool = False) -> None:
         locator = self.layout.locate(where, key=key)
         ident = (str(locator.file), locator.line, locator.column, locator.field, message)
-        problem = self.problems.setdefault(ident, _Problem(locator, message))
+        problem = (self.warned if warning else self.problems).setdefault(ident, _Problem(locator, message))
         if card and card not in problem.cards:
             problem.cards.append(card)
         if lang:
             problem.languages.add(lang)
 
-    def errors(self) -> list[ContentError]:
+    def errors(self, problems: dict[tuple, _Problem] | None = None) -> list[ContentError]:
         errors = []
-        for problem in self.problems.values():
+        for problem in (self.problems if problems is None else problems).values():
             message, locator = problem.message, problem.locator
             if problem.cards:
                 locator = locator.with_(card=problem.cards[0])
@@ -364,8 +388,10 @@ class _Checker:
         elif el.type == "text" and el.text is not None:
             attempt(("text",), resolver.text, el.text)
             colour("color", el.color)
-        if el.type in ("rect", "text", "draw"):
-            box = attempt(("box",), box_mm, el.box, self.width, self.height, self.layout.safe_mm, ART_BLEED_MM,
+        box = None
+        if el.type in ("rect", "text", "draw", "image"):
+            spec = "full" if el.type == "image" and el.bleed else el.box
+            box = attempt(("box",), box_mm, spec, self.width, self.height, self.layout.safe_mm, ART_BLEED_MM,
                           resolver.text)
             if box is not None and el.type == "text" and outside_safe_zone(box, self.width, self.height,
                                                                            self.layout.safe_mm):
@@ -380,9 +406,63 @@ class _Checker:
                 resolved = attempt(("params", key), resolver.value, value)
                 if resolved is not None:
                     params[key] = resolved
-            if name is not None:
+            if name is not None and is_raster_name(name):
+                self.check_image(at, ("draw",), name, box, Placement(el.fit or "contain"), label, lang)
+            elif name is not None:
                 for where, message in self.check_drawing(name, params):
                     self.report(at + where, message, card=label, lang=lang)
+        if el.type == "image" and el.src:
+            name = attempt(("src",), resolver.text, el.src)
+            if name is not None:
+                place = Placement(el.fit or "cover", ALIGNMENTS.get(el.align, (0.5, 0.5)),
+                                  tuple(el.focus) if el.focus else None, tuple(el.crop) if el.crop else None,
+                                  el.rotate)
+                self.check_image(at, ("src",), name, box, place, label, lang)
+
+    # --- images ---
+    def check_image(self, at: tuple, attr: tuple, name: str, box, place: Placement, label: str, lang: str) -> None:
+        """The file (exists, inside the game folder, decodes), its crop, and its resolution at ``box`` mm."""
+        if not is_raster_name(name):
+            self.report(at + attr, f"'{name[:80]}' is not an image file (PNG, JPEG, TIFF or WebP: .png, .jpg, "
+                        ".jpeg, .tif, .tiff, .webp)", card=label, lang=lang)
+            return
+        found = self._image(name)
+        if isinstance(found, str):
+            self.report(at + attr, found, card=label, lang=lang)
+            return
+        problem = check_crop(place.crop, found.width, found.height)
+        if problem is not None:
+            self.report(at + ("crop",), f"image '{name}': {problem}", card=label, lang=lang)
+            return
+        misnamed = misnamed_format(name, found.format)
+        if misnamed:
+            self.report(at + attr, f"image '{name}' is a {misnamed} file; its name says "
+                        f"{Path(name).suffix.lower()} (it is read as the {misnamed} it is; rename it)",
+                        card=label, lang=lang, warning=True)
+        if box is None or box[2] <= 0 or box[3] <= 0:
+            return
+        ppi, w_mm, h_mm = effective_ppi(found.width, found.height, box[2], box[3], place)
+        if ppi < self.dpi * 0.98:
+            self.report(at + attr, f"image '{name}' ({found.width} x {found.height} px) is placed at {w_mm:.1f} x "
+                        f"{h_mm:.1f} mm: {ppi:.0f} ppi, under the {self.dpi} ppi printers ask for",
+                        card=label, lang=lang, warning=True)
+
+    def _image(self, name: str):
+        """The decoded image ``name`` of the game folder, or the message saying why there is none."""
+        if name in self._images:
+            return self._images[name]
+        try:
+            path = raster_path(self.game.root, name)
+            if not path.is_file():
+                found: Any = f"no image file '{name}' in the game folder"
+            else:
+                found = verify(path)
+        except RasterError as exc:
+            found = exc.named(name).message
+        except RenderError as exc:
+            found = exc.message
+        self._images[name] = found
+        return found
 
     # --- drawings ---
     def check_drawing(self, name: str, params: dict) -> list[tuple[tuple, str]]:
@@ -561,6 +641,8 @@ class _Checker:
                 self.report(at + ("font",), problem)
         if el.type == "draw" and not el.draw:
             self.report(at, "a draw element needs 'draw' (an SVG file, a symbol or a built-in drawing)")
+        if el.type == "image" and not el.src:
+            self.report(at, "an image element needs 'src' (a PNG, JPEG, TIFF or WebP file, or '{card.art}')")
         if el.type == "line":
             points = el.points or []
             numbers = [v for v in points if _is_number(v)]

@@ -104,6 +104,8 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
             RegistryName=pikepdf.String("http://www.color.org"),
             Info=pikepdf.String(f"{condition}; profile {profile.name}"),
             DestOutputProfile=profile_stream)])
+        if pdfx == "x-1a":
+            _hard_masks(pdf)
         for page in pdf.pages:
             if "/TrimBox" not in page.obj or "/BleedBox" not in page.obj:
                 raise RenderError("a PDF/X page needs a TrimBox and a BleedBox")
@@ -121,3 +123,39 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
                  object_stream_mode=pikepdf.ObjectStreamMode.disable,
                  compress_streams=True, stream_decode_level=pikepdf.StreamDecodeLevel.none)
     return out.getvalue()
+
+
+#: Alpha at or above this (of 255) is opaque in a hard mask.
+MASK_THRESHOLD = 128
+
+
+def _hard_masks(pdf) -> None:
+    """Every soft mask (SMask) of an image made a hard one (/Mask, a 1-bit stencil).
+
+    PDF/X-1a allows no transparency, so an image's alpha cannot blend; an explicit
+    mask can still cut it out: a pixel at least half opaque is painted, the others
+    leave what lies under the image.  Soft edges become hard, which on a card is a
+    shape cut from its background, as intended.
+    """
+    import numpy as np
+    import pikepdf
+
+    for obj in list(pdf.objects):
+        if not isinstance(obj, pikepdf.Stream) or obj.get("/Subtype") != "/Image" or "/SMask" not in obj:
+            continue
+        smask = obj["/SMask"]
+        width, height = int(smask["/Width"]), int(smask["/Height"])
+        if int(smask.get("/BitsPerComponent", 8)) != 8:
+            raise RenderError("an image's soft mask is not 8-bit; it cannot be made a hard mask for PDF/X-1a")
+        alpha = np.frombuffer(smask.read_bytes(), dtype=np.uint8)[:width * height].reshape(height, width)
+        # in a stencil mask a 1 bit leaves the page unpainted (Decode [0 1])
+        bits = np.packbits(alpha < MASK_THRESHOLD, axis=1)
+        mask = pikepdf.Stream(pdf, bits.tobytes())
+        mask["/Type"] = pikepdf.Name.XObject
+        mask["/Subtype"] = pikepdf.Name.Image
+        mask["/ImageMask"] = True
+        mask["/Width"] = width
+        mask["/Height"] = height
+        mask["/BitsPerComponent"] = 1
+        obj["/Mask"] = mask
+        del obj["/SMask"]

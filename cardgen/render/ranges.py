@@ -31,6 +31,9 @@ ELEMENT_RANGES: dict[str, tuple[float, float]] = {
     "width": (0, 50), "radius": (0, 1000),
 }
 SAFE_MM_RANGE = (0.0, 100.0)
+TEXT_ALIGNS = ("left", "center", "right")
+#: Pixels of a crop box: no image cardgen reads is wider (see cardgen.render.raster.MAX_PIXELS).
+MAX_IMAGE_SIDE = 100_000
 MAX_DASH_ITEMS = 16
 MAX_DASH = 1000.0
 MAX_LINE_POINTS = 10_000
@@ -106,6 +109,7 @@ def element_problems(el, *, params: bool = True) -> Iterator[tuple[tuple, str]]:
     problem = dash_problem(el.dash)
     if problem is not None:
         yield ("dash",), problem
+    yield from image_problems(el)
     if el.points is not None and len(el.points) > MAX_LINE_POINTS:
         yield ("points",), f"a line has at most {MAX_LINE_POINTS:,} numbers, found {len(el.points):,}"
     for key, value in el.params.items() if params else ():
@@ -113,6 +117,28 @@ def element_problems(el, *, params: bool = True) -> Iterator[tuple[tuple, str]]:
             problem = drawing_param_problem(el.draw, key, value)
             if problem is not None:
                 yield ("params", key), problem
+
+
+def image_problems(el) -> Iterator[tuple[tuple, str]]:
+    """(attribute path, message) for what an image element (or a text's alignment) cannot mean."""
+    if el.type == "text" and el.align not in TEXT_ALIGNS:
+        yield ("align",), f"text is aligned {', '.join(TEXT_ALIGNS)}, found '{el.align}' (that is for images)"
+    if el.type != "image":
+        for name in ("src", "focus", "crop", "bleed"):
+            if name in el.model_fields_set:
+                yield (name,), f"'{name}' is for image elements (type: image), not {el.type}"
+        return
+    if el.focus is not None and any(out_of_range(v, 0, 1) for v in el.focus):
+        yield ("focus",), f"'focus' is [x, y], each a number from 0 to 1, found {_short(el.focus)}"
+    if el.crop is not None:
+        x, y, w, h = el.crop
+        if any(out_of_range(v, 0, MAX_IMAGE_SIDE) for v in el.crop) or w < 1 or h < 1:
+            yield ("crop",), (f"'crop' is [x, y, width, height] in pixels (0 to {MAX_IMAGE_SIDE:,}, width and "
+                              f"height at least 1), found {_short(el.crop)}")
+    if el.bleed and "box" in el.model_fields_set:
+        yield ("box",), "an image with 'bleed: true' fills the card to its bleed: give no 'box'"
+    if el.focus is not None and el.fit not in (None, "cover"):
+        yield ("focus",), f"'focus' chooses what a cover image shows; this image is fit '{el.fit}' (use 'align')"
 
 
 def shape_problems(shape: Mapping[str, Any]) -> Iterator[tuple[tuple, str]]:

@@ -64,7 +64,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
 
     if shop.files not in ("pdf", "pdf-per-deck"):
         raise RenderError(f"printer '{shop.id}' takes {shop.files} files, not PDFs")
-    renderer = CardRenderer(game, lang, templates_dir)
+    renderer = CardRenderer(game, lang, templates_dir, bleed_mm=shop.bleed_mm)
     title = game.text(game.meta.title, lang)
     bleed = shop.bleed_mm * PT_PER_MM
     canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt) if shop.cmyk else None
@@ -81,6 +81,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
         c = new_canvas((renderer.width + 2 * bleed, renderer.height + 2 * bleed), name,
                        f"print shop {shop.id}: trim plus {shop.bleed_mm:g} mm bleed, {shop.order} order",
                        canvas_cls=canvas_cls)
+        c.image_dpi = shop.dpi  # raster art far above it is resampled to it (cardgen.render.raster)
         for pc in members:
             sides = [renderer.face(pc.card), renderer.back(pc.card.back)]
             for plan in (sides if shop.order == "face-back" else sides[::-1]):
@@ -96,6 +97,7 @@ def plans_pdf(renderer: CardRenderer, plans: list[CardPlan], width_px: int, heig
     """One page per plan, sized so that ``dpi`` gives exactly width_px x height_px."""
     w, h = width_px * 72.0 / dpi, height_px * 72.0 / dpi
     c = new_canvas((w, h), "cards")
+    c.image_dpi = dpi
     for plan in plans:
         bx, by = (w - plan.width) / 2, (h - plan.height) / 2
         renderer.place(c, plan, bx, by)
@@ -158,7 +160,7 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
     ``part`` of ``parts`` selects a slice of the card designs (for parallel jobs).
     """
     prof = printer(profile_id, templates_dir)
-    renderer = CardRenderer(game, lang, templates_dir)
+    renderer = CardRenderer(game, lang, templates_dir, bleed_mm=prof.bleed_mm)
     size = game.meta.card_size
     wpx, hpx = prof.pixels(size.width_mm, size.height_mm)
     cache = {} if cache is None else cache
