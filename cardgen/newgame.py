@@ -9,6 +9,8 @@
   text as clearly marked placeholders (:data:`PLACEHOLDER_MARKERS`), in the source language
   (English, German or Russian; English placeholders for any other language);
 * ``layout.yaml`` - a starter layout of the game's own, in percentages, with a symbol of its own;
+* ``art/back.png`` - a placeholder picture of the card back, to the edge of the bleed at 300 ppi
+  (the layout places it with an ``image`` element: replace the file with the real back);
 * ``locale/<lang>.po`` for every other language (and the shared strings' PO file in the
   content folder's ``common/`` when cardgen has no shared text in that language);
 * ``<content>/schema/*.json`` - the JSON Schemas the files' ``$schema`` lines name, so editors
@@ -42,6 +44,10 @@ SIZES: dict[str, tuple[float, float]] = {
     "square": (70.0, 70.0),
 }
 MIN_MM, MAX_MM = 20.0, 300.0
+#: The placeholder back: its colour (the back's in game.yaml.j2), resolution and how far past the trim it runs.
+BACK_COLOR = (0x37, 0x47, 0x4F)
+BACK_PPI = 300
+BACK_BLEED_MM = 4.0
 
 #: How 'cardgen new' marks the rule text it invents, by language of the starter text.
 PLACEHOLDER_MARKERS = {"en": "[Placeholder]", "de": "[Platzhalter]", "ru": "[Заготовка]"}
@@ -129,11 +135,13 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
         for name, text in files.items():
             (staging / name).parent.mkdir(parents=True, exist_ok=True)
             (staging / name).write_text(text, "utf-8")
+        (staging / "art").mkdir()
+        (staging / "art" / "back.png").write_bytes(placeholder_back(width, height))
         staging.rename(folder)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    result = NewGame(folder, [folder / name for name in files])
+    result = NewGame(folder, [folder / name for name in files] + [folder / "art" / "back.png"])
     if starter != source_language:
         result.notes.append(f"cardgen has no starter text in '{source_language}': text/{source_language}.yaml "
                             "holds English to translate")
@@ -141,6 +149,34 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
     result.written += _schemas(content_dir)
     result.written += _translations(content_dir, game_id, all_languages[1:])
     return result
+
+
+def placeholder_back(width_mm: float, height_mm: float) -> bytes:
+    """A PNG to stand in for the back's art: the back's colour with a lattice of lighter lines,
+    covering the trim and the bleed at :data:`BACK_PPI` (so it prints sharp and to the edge),
+    and a thin line where the card is cut, so a publisher sees what the bleed is."""
+    from io import BytesIO
+
+    from PIL import Image, ImageDraw
+
+    def px(mm: float) -> int:
+        return round(mm / 25.4 * BACK_PPI)
+
+    bleed = px(BACK_BLEED_MM)
+    size = (px(width_mm) + 2 * bleed, px(height_mm) + 2 * bleed)
+    image = Image.new("RGB", size, BACK_COLOR)
+    draw = ImageDraw.Draw(image)
+    light = tuple(round(c + (255 - c) * 0.18) for c in BACK_COLOR)
+    step, span = px(6), size[0] + size[1]
+    for offset in range(-span, span, step):  # diagonals both ways: a diamond lattice
+        draw.line([(offset, 0), (offset + size[1], size[1])], fill=light, width=3)
+        draw.line([(offset, size[1]), (offset + size[1], 0)], fill=light, width=3)
+    trim = tuple(round(c + (255 - c) * 0.45) for c in BACK_COLOR)
+    inset = bleed + px(3)  # the safe zone's edge, 3 mm inside the trim
+    draw.rectangle([inset, inset, size[0] - inset - 1, size[1] - inset - 1], outline=trim, width=4)
+    out = BytesIO()
+    image.save(out, "PNG", dpi=(BACK_PPI, BACK_PPI))  # no date or other metadata: the same bytes every time
+    return out.getvalue()
 
 
 def _render(template: str, values: dict) -> str:

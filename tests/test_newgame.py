@@ -63,6 +63,28 @@ def test_new_writes_a_complete_game(lights):
     assert any("generate" in entry for entry in cards)
 
 
+def test_the_back_is_a_placeholder_picture_to_the_bleed_at_300_ppi(lights, built):
+    from PIL import Image
+
+    from cardgen.newgame import placeholder_back
+
+    art = lights / "lights" / "art" / "back.png"
+    with Image.open(art) as image:
+        # poker trim 63.5 x 88.9 mm plus 4 mm bleed a side, at 300 ppi
+        assert image.size == (round(71.5 / 25.4 * 300), round(96.9 / 25.4 * 300))
+        assert image.mode == "RGB" and image.getpixel((2, 2)) != (255, 255, 255)
+    assert placeholder_back(63.5, 88.9) == art.read_bytes()  # the same bytes every time
+    result = run("--content", str(lights), "validate")
+    assert "ppi" not in result.output  # sharp enough for every printer cardgen knows
+    # the back prints the picture: the shop PNG of the back is mostly the back's dark blue-grey
+    backs = sorted((built / "lights" / "en").rglob("*back*.png"))
+    assert backs, sorted(p.name for p in (built / "lights" / "en").rglob("*.png"))[:5]
+    with Image.open(backs[0]) as image:
+        small = image.convert("RGB").resize((20, 28))
+        dark = sum(1 for x in range(20) for y in range(28) if sum(small.getpixel((x, y))) < 3 * 110)
+        assert dark > 0.5 * 20 * 28
+
+
 def test_every_schema_line_points_at_a_file(lights):
     for path in sorted(lights.rglob("*.yaml")):
         first = path.read_text("utf-8").splitlines()[0]
