@@ -473,6 +473,10 @@ class _Checker:
         problems: list[tuple[tuple, str]] = []
         if name.lower().endswith(".svg"):
             problems += self.check_svg(name)
+        elif is_raster_name(name):  # an image file as a drawing's symbol (a draw: of one is checked as an image)
+            found = self._image(name)
+            if isinstance(found, str):
+                problems.append((("draw",), found))
         elif name in self.layout.symbols:
             problems += self.check_symbol(name, params, ())
         elif name in self.builtins:
@@ -574,8 +578,8 @@ class _Checker:
         found = self.check_drawing(value, inner)
         if found == [(("draw",), unknown_drawing_message(value, self.layout, self.builtins))]:
             return [(where, f"drawing '{name}' draws symbol '{value}', which the layout does not "
-                     f"have{suggest(value, self.layout.symbols)} (a symbol, an art file such as art/suit.svg, "
-                     "or a built-in drawing)")]
+                     f"have{suggest(value, self.layout.symbols)} (a symbol, an art file such as art/suit.svg or "
+                     "art/suit.png, or a built-in drawing)")]
         if value in self.builtins:
             return [(where, f"drawing '{name}' draws '{value}' as its symbol: {message}") for _, message in found]
         return [(where, message) for _, message in found]

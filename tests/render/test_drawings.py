@@ -96,6 +96,38 @@ def test_pips_of_the_games_own_svg_suit_validate_and_print(tmp_path):
     assert len(ace) == 1 and len(ace[0]) > 1.3 * len(upper)  # one bigger pip (ace_size 0.55 of the width)
 
 
+def test_pips_of_the_games_own_raster_suit_validate_and_print(tmp_path):
+    """A PNG suit (a triangle on a transparent ground) serves as pips as the SVG one does."""
+    from PIL import ImageDraw
+
+    game = _game(tmp_path)
+    suit = Image.new("RGBA", (200, 200), (0, 0, 0, 0))
+    ImageDraw.Draw(suit).polygon([(100, 10), (190, 190), (10, 190)], fill=SUIT_RGB + (255,))
+    suit.save(game.root / "art" / "suit.png")
+    layout = game.root / "layout.yaml"
+    layout.write_text(layout.read_text("utf-8").replace("art/suit.svg", "art/suit.png"), "utf-8")
+    game = load_games(game.root.parent, ["mini"])[0]
+    assert check_layout(game) == []
+    picture = _picture(game, "two")
+    two = [b for b in _blobs(picture, SUIT_RGB) if len(b) > 20]
+    assert len(two) == 2, [len(b) for b in two]
+    upper, lower = sorted(two, key=lambda b: min(y for _, y in b))
+    assert _points_up(upper) and not _points_up(lower)
+    # the transparent ground stays transparent: the card's white shows around the pips
+    x, y = min(upper)[0] - 3, min(y for _, y in upper) - 3
+    assert picture.getpixel((x, y)) == (255, 255, 255)
+
+
+def test_a_missing_raster_suit_is_named_at_the_symbol(tmp_path):
+    game = _game(tmp_path)
+    layout = game.root / "layout.yaml"
+    layout.write_text(layout.read_text("utf-8").replace("art/suit.svg", "art/nosuch.png"), "utf-8")
+    game = load_games(game.root.parent, ["mini"])[0]
+    errors = check_layout(game)
+    assert errors and any("nosuch.png" in str(error) for error in errors), [str(e) for e in errors]
+    assert all(error.locator.line for error in errors)
+
+
 def _court_points(image: Image.Image, dpi: int = 100) -> dict[str, tuple[int, int]]:
     """Pixels of the upper figure of the court box: the ball's centre and the armband (cardgen's court)."""
     from cardgen.render.shop import SHOP_BLEED_MM
