@@ -3,7 +3,7 @@ that says what to install when one is missing.
 
 ``pip install cardgen`` brings what cards and rulebooks need; a command that alone uses a
 heavy library names it as an extra in ``pyproject.toml`` (``cardgen[sweep]``: Dask and
-matplotlib, ``cardgen[studio]``: watchfiles, ``cardgen[print-shops]``: pikepdf and numpy for
+matplotlib, ``cardgen[studio]``: watchfiles, ``cardgen[print-shops]``: pikepdf for
 the preflight and the CMYK PDF/X files of ``build --printer``, ``cardgen[all]``: every one).  Before such a command
 starts, :func:`require` checks that the extra's modules can be found (without importing them:
 Dask alone takes a second) and raises :class:`MissingExtra`, which the command line shows as
@@ -20,7 +20,7 @@ from cardgen.errors import CardgenError
 EXTRAS: dict[str, tuple[str, ...]] = {
     "sweep": ("dask", "distributed", "matplotlib"),
     "studio": ("watchfiles",),
-    "print-shops": ("pikepdf", "numpy"),
+    "print-shops": ("pikepdf",),
 }
 #: command -> the extra it needs
 COMMANDS: dict[str, str] = {"sweep": "sweep", "serve": "studio", "preflight": "print-shops",

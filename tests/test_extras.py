@@ -80,7 +80,7 @@ def test_missing_and_its_message(monkeypatch):
     assert str(error) == ("'cardgen serve' needs watchfiles, which comes with cardgen's 'studio' extra; "
                           "install it with: pip install 'cardgen[studio]'")
     assert install_command("sweep") == "pip install 'cardgen[sweep]'"
-    assert extra_of("matplotlib.pyplot") == "sweep" and extra_of("numpy") == "print-shops" and extra_of("yaml") is None
+    assert extra_of("matplotlib.pyplot") == "sweep" and extra_of("pikepdf") == "print-shops" and extra_of("numpy") is None and extra_of("yaml") is None
     assert set(COMMANDS.values()) <= set(EXTRAS)
 
 

@@ -30,7 +30,7 @@ def preflight(settings: Settings, files: tuple[Path, ...], printer_id: str, page
     from cardgen.render.preflight import preflight as run
     from cardgen.render.printers import printer
 
-    require("preflight")  # pikepdf and numpy: cardgen[print-shops]
+    require("preflight")  # pikepdf: cardgen[print-shops]
 
     shop = printer(printer_id)
     reports = [run(path, shop, expected_pages=pages) for path in files]
