@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,21 +73,16 @@ def copy_example(game_id: str, content_dir: Path) -> list[Path]:
     if folder.exists() or folder.is_symlink():
         raise ExampleError(f"'{game_id}' exists already in {content_dir}; nothing was copied (choose another "
                            "content folder, or remove that one)", Locator(file=folder))
-    try:
-        content_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{game_id}.copy-", dir=content_dir))
-    except OSError as error:
-        raise ExampleError(f"cannot copy the game into this folder: {error.strerror or error}",
-                           Locator(file=content_dir)) from None
-    try:
+    from cardgen.fileio import whole_folder
+
+    def refuse(reason: str) -> ExampleError:
+        return ExampleError(f"cannot copy the game into this folder: {reason}", Locator(file=content_dir))
+
+    with whole_folder(folder, refuse, "copy") as staging:
         shutil.copytree(source, staging, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".*", "__pycache__"))
         layout = resources.CARD_TEMPLATES / f"{game_id}.yaml"
         if not (staging / "layout.yaml").exists() and layout.is_file():
             (staging / "layout.yaml").write_text(own_layout(layout.read_text("utf-8")), "utf-8")
-        staging.rename(folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     written = sorted(path for path in folder.rglob("*") if path.is_file())
     return written + _schemas(content_dir)
 

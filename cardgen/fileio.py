@@ -490,3 +490,24 @@ def _rmdir_if_empty(folder: Path) -> bool:
         return True
     except OSError:
         return False
+
+
+@contextmanager
+def whole_folder(folder: Path, refuse: Callable[[str], CardgenError], verb: str = "new") -> Iterator[Path]:
+    """A new folder that appears at ``folder`` whole or not at all.
+
+    The block fills the staging folder it is given (hidden, beside ``folder``, named
+    ``.NAME.VERB-...``, which a content folder never reads as a game); it is renamed to
+    ``folder`` when the block ends without an error and removed otherwise.  ``refuse(reason)``
+    makes the error raised when the staging folder cannot be made there."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(prefix=f".{folder.name}.{verb}-", dir=folder.parent))
+    except OSError as error:
+        raise refuse(str(error.strerror or error)) from None
+    try:
+        yield staging
+        staging.rename(folder)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

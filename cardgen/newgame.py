@@ -24,8 +24,6 @@ new folder appears whole or not at all (it is written under a temporary name, th
 from __future__ import annotations
 
 import re
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -119,13 +117,12 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
         "marker": PLACEHOLDER_MARKERS[starter],
         "format": CONTENT_FORMAT,
     }
-    try:
-        content_dir.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{game_id}.new-", dir=content_dir))
-    except OSError as error:
-        raise NewGameError(f"cannot create the game in this folder: {error.strerror or error}",
-                           Locator(file=content_dir)) from None
-    try:
+    from cardgen.fileio import whole_folder
+
+    def refuse(reason: str) -> NewGameError:
+        return NewGameError(f"cannot create the game in this folder: {reason}", Locator(file=content_dir))
+
+    with whole_folder(folder, refuse) as staging:
         files = {
             "game.yaml": _render("game.yaml.j2", values),
             "cards.yaml": _render("cards.yaml.j2", values),
@@ -137,10 +134,6 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
             (staging / name).write_text(text, "utf-8")
         (staging / "art").mkdir()
         (staging / "art" / "back.png").write_bytes(placeholder_back(width, height))
-        staging.rename(folder)
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
     result = NewGame(folder, [folder / name for name in files] + [folder / "art" / "back.png"])
     if starter != source_language:
         result.notes.append(f"cardgen has no starter text in '{source_language}': text/{source_language}.yaml "

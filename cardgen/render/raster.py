@@ -54,7 +54,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from cardgen.content.safefile import UnsafeFile, check_name, inside, read_capped
+from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import Locator, RenderError
 
 #: File name endings read as raster images (case-insensitive).
@@ -96,16 +96,9 @@ def misnamed_format(name: str, fmt: str) -> str | None:
 
 def raster_path(game_root: Path, name: str) -> Path:
     """The image file ``name`` names, relative to the game folder and fenced in it."""
-    try:
-        check_name(name)
-    except UnsafeFile as exc:
-        raise RenderError(f"image file '{name[:60]}': {exc}") from None
-    if Path(name).is_absolute():
-        raise RenderError(f"image file '{name}' is an absolute path; give it relative to the game folder")
-    path = game_root / name
-    if not inside(path, game_root):
-        raise RenderError(f"image file '{name}' lies outside the game folder")
-    return path.resolve()
+    from cardgen.render.svgart import game_file
+
+    return game_file(game_root, name, "image file")
 
 
 # --- reading ------------------------------------------------------------------------------------------

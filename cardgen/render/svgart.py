@@ -263,7 +263,12 @@ def _wrap(node: _Node) -> _Node:
 
 
 def art_path(game_root: Path, name: str) -> Path:
-    """The SVG file ``name`` (a card's, a back's or a layout's ``draw:``) names, fenced in the game folder.
+    """The SVG file ``name`` (a card's, a back's or a layout's ``draw:``) names, fenced in the game folder."""
+    return game_file(game_root, name, "SVG file")
+
+
+def game_file(game_root: Path, name: str, what: str) -> Path:
+    """The file ``name`` names, fenced in the game folder (``what`` it is, for messages).
 
     As for ``art:`` in content: relative to the game folder, never outside it (no
     absolute path, no '..', no symlink leading out), no NUL byte, not absurdly long.
@@ -271,12 +276,12 @@ def art_path(game_root: Path, name: str) -> Path:
     try:
         check_name(name)
     except UnsafeFile as exc:
-        raise RenderError(f"SVG file '{name[:60]}': {exc}") from None
+        raise RenderError(f"{what} '{name[:60]}': {exc}") from None
     if Path(name).is_absolute():
-        raise RenderError(f"SVG file '{name}' is an absolute path; give it relative to the game folder")
+        raise RenderError(f"{what} '{name}' is an absolute path; give it relative to the game folder")
     path = game_root / name
     if not inside(path, game_root):
-        raise RenderError(f"SVG file '{name}' lies outside the game folder")
+        raise RenderError(f"{what} '{name}' lies outside the game folder")
     return path.resolve()
 
 
