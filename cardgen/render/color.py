@@ -20,6 +20,8 @@ stroked.  The profiles live in ``cardgen/render/icc`` (how they were made:
 
 from __future__ import annotations
 
+import io
+
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -59,7 +61,10 @@ def _transform(profile: Path):
     from PIL import ImageCms
 
     try:
-        cmyk = ImageCms.getOpenProfile(str(profile))
+        # from memory, not from the file: littleCMS reads a file's tags when they are first asked
+        # for, and build workers forked after this share the file's offset (two of them reading at
+        # once made 'Could not determine profile size' when a transform wrote its output profile)
+        cmyk = ImageCms.ImageCmsProfile(io.BytesIO(profile.read_bytes()))
     except (OSError, ImageCms.PyCMSError) as exc:
         raise RenderError(f"cannot read the ICC profile {profile}: {exc}") from None
     return ImageCms.buildTransform(ImageCms.createProfile("sRGB"), cmyk, "RGB", "CMYK",

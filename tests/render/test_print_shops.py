@@ -239,3 +239,31 @@ def test_a_content_folders_own_printer_is_known_to_build(tmp_path, monkeypatch):
     result = CliRunner().invoke(cli, ["--content", str(content), "build", "quiz", "--printer", "nope",
                                       "--out", str(tmp_path / "o")])
     assert result.exit_code == 1 and "local-shop" in result.output  # the folder's own list
+
+
+def _convert_many(converter, times: int) -> int:
+    from PIL import Image
+
+    image = Image.new("RGB", (4, 4), (200, 30, 40))
+    failures = 0
+    for _ in range(times):
+        try:
+            converter.image(image)
+        except Exception:  # noqa: BLE001 - counted: any failure is the bug
+            failures += 1
+    return failures
+
+
+def test_cmyk_conversion_holds_in_workers_forked_after_the_profile_was_read():
+    """The build forks its workers after warming up: the CMYK profile must not be read from a file
+    whose offset the workers share (littleCMS reads tags lazily; two readers at once failed with
+    'Could not determine profile size' in about half of the conversions)."""
+    import multiprocessing
+
+    from cardgen.render.color import CmykConverter
+
+    converter = CmykConverter(300)
+    assert _convert_many(converter, 1) == 0  # the profile read in this process, before the fork
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        failures = pool.starmap(_convert_many, [(converter, 300), (converter, 300)])
+    assert failures == [0, 0]
