@@ -478,9 +478,9 @@ def test_an_image_as_a_fifo_is_refused_without_blocking(content):
 
 
 def test_an_image_over_the_size_cap_is_refused(content, monkeypatch):
-    from cardgen.render import raster
+    from cardgen.content import images
 
-    monkeypatch.setattr(raster, "MAX_BYTES", 1000)
+    monkeypatch.setattr(images, "MAX_BYTES", 1000)
     _raster_art(content, "art/large.png", _png_bytes(200, 200))
     assert_clean_error(*run(content, "validate"), "at most 1,000 bytes are read")
 

@@ -276,7 +276,7 @@ class _Checker:
 
     def _check_image(self, relative: str, target: Path, locator: Locator) -> None:
         """An image file named as art decodes (read as the build reads it: size caps, no bomb)."""
-        from cardgen.render.raster import RasterError, is_raster_name, verify
+        from cardgen.content.images import RasterError, is_raster_name, verify
 
         if is_raster_name(relative):
             try:

@@ -21,7 +21,8 @@ from cardgen.render.layout import (Element, Entry, Layout, Resolver, back_contex
                                    hex_color, layout_path, load_layout, matches, outside_safe_zone,
                                    suggest, unknown_drawing_message)
 from cardgen.render.ranges import drawing_param_problem
-from cardgen.render.raster import image_digest, is_raster_name, raster_path
+from cardgen.content.images import image_digest, is_raster_name
+from cardgen.render.raster import raster_path
 from cardgen.render.shapes import ShapePainter
 from cardgen.render.text import PT_PER_MM, fit_text
 
@@ -235,7 +236,8 @@ class CardRenderer:
 
     def _image_op(self, name: str, box: tuple, fit: str, align: str, focus, crop, rotate: int, turn: int = 0) -> tuple:
         """The op of an image: its file's digest is in it, so a changed file is a changed card."""
-        from cardgen.render.raster import ALIGNMENTS, RasterError, check_crop, read_raster
+        from cardgen.content.images import RasterError, read_raster
+        from cardgen.render.raster import ALIGNMENTS, check_crop
 
         if not is_raster_name(name):
             raise RenderError(f"'{name[:80]}' is not an image file (PNG, JPEG, TIFF or WebP: .png, .jpg, .jpeg, "

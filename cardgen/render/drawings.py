@@ -69,7 +69,8 @@ class DrawContext:
                 raise
             self.painter.draw_symbol(load_svg(path), x, y, w, h, params, fit)
             return
-        from cardgen.render.raster import draw_raster, is_raster_name, raster_path
+        from cardgen.content.images import is_raster_name
+        from cardgen.render.raster import draw_raster, raster_path
 
         if is_raster_name(name):  # a PNG, JPEG, TIFF or WebP file of the game folder, as SVG art is drawn
             try:

@@ -34,7 +34,8 @@ from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, Locator, RenderError, shown_path
 from cardgen.render.fonts import STYLES, SUFFIXES, GameFonts
 from cardgen.render.ranges import DRAWING_RANGES, layout_problems
-from cardgen.render.raster import ALIGNMENTS, Placement, RasterError, check_crop, effective_ppi, is_raster_name, misnamed_format, raster_path, verify
+from cardgen.content.images import RasterError, is_raster_name, misnamed_format, verify
+from cardgen.render.raster import ALIGNMENTS, Placement, check_crop, effective_ppi, raster_path
 from cardgen.render.layout import (
     TEMPLATES_DIR, Element, Entry, Layout, LayoutFile, Resolver, assemble, back_context, box_mm, card_context, hex_color,
     include_path, layout_path, matches, outside_safe_zone, read_layout_file, suggest, unknown_drawing_message,

@@ -32,7 +32,7 @@ ELEMENT_RANGES: dict[str, tuple[float, float]] = {
 }
 SAFE_MM_RANGE = (0.0, 100.0)
 TEXT_ALIGNS = ("left", "center", "right")
-#: Pixels of a crop box: no image cardgen reads is wider (see cardgen.render.raster.MAX_PIXELS).
+#: Pixels of a crop box: no image cardgen reads is wider (see cardgen.content.images.MAX_PIXELS).
 MAX_IMAGE_SIDE = 100_000
 MAX_DASH_ITEMS = 16
 MAX_DASH = 1000.0

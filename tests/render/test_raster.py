@@ -12,8 +12,10 @@ from PIL import Image, ImageCms
 
 import imagemaker as make
 from cardgen.errors import RenderError
+from cardgen.content import images
 from cardgen.render import raster
-from cardgen.render.raster import Placement, draw_raster, effective_ppi, prepared, read_raster, visible
+from cardgen.content.images import read_raster
+from cardgen.render.raster import Placement, draw_raster, effective_ppi, prepared, visible
 
 
 @pytest.fixture
@@ -342,7 +344,7 @@ def test_jpeg_art_is_stored_as_a_jpeg_and_looks_as_the_lossless_copy(folder, mon
     pages = {}
     for lossy in (True, False):
         if not lossy:
-            monkeypatch.setattr(raster.Raster, "format", property(lambda self: "PNG"), raising=False)
+            monkeypatch.setattr(images.Raster, "format", property(lambda self: "PNG"), raising=False)
             raster._PREPARED.clear()
         canvas = new_canvas((200, 150), "t", canvas_cls=cmyk_canvas_class(240, 0.25))
         draw_raster(canvas, path, 0, 0, 200, 150, "stretch")
@@ -424,27 +426,27 @@ def test_print_and_play_ink_modes_repaint_placed_images(folder, mode):
 
 def test_that_a_file_decodes_is_remembered_between_runs(folder, monkeypatch):
     path = write(folder, "remembered.png", make.encoded(make.picture(30, 20, seed=25), "PNG"))
-    first = raster.verify(path)
+    first = images.verify(path)
     # a new process: nothing decoded in memory, the on-disk cache (cardgen.content.memo) still there
-    monkeypatch.setattr(raster, "_RASTERS", type(raster._RASTERS)())
-    monkeypatch.setattr(raster, "_PROBES", type(raster._PROBES)())
+    monkeypatch.setattr(images, "_RASTERS", type(images._RASTERS)())
+    monkeypatch.setattr(images, "_PROBES", type(images._PROBES)())
 
     def no_decoding(*args):
         raise AssertionError("decoded again")
 
-    monkeypatch.setattr(raster, "_decode", no_decoding)
-    assert raster.verify(path) == first and (first.width, first.height, first.format) == (30, 20, "PNG")
+    monkeypatch.setattr(images, "_decode", no_decoding)
+    assert images.verify(path) == first and (first.width, first.height, first.format) == (30, 20, "PNG")
     write(folder, "remembered.png", make.encoded(make.picture(30, 20, seed=26), "PNG"))
     with pytest.raises(AssertionError, match="decoded again"):  # other bytes: decoded
-        raster.verify(path)
+        images.verify(path)
 
 
 def test_decoded_images_are_kept_within_a_memory_budget(folder, monkeypatch):
-    monkeypatch.setattr(raster, "DECODED_BUDGET", 3 * 100 * 100 * 3)
-    monkeypatch.setattr(raster, "_RASTERS", type(raster._RASTERS)())
+    monkeypatch.setattr(images, "DECODED_BUDGET", 3 * 100 * 100 * 3)
+    monkeypatch.setattr(images, "_RASTERS", type(images._RASTERS)())
     for seed in range(6):
         read_raster(write(folder, f"b{seed}.png", make.encoded(make.picture(100, 100, seed=seed), "PNG")))
-    assert len(raster._RASTERS) == 3
+    assert len(images._RASTERS) == 3
 
 
 def test_cmyk_over_the_printers_ink_limit_is_converted_into_it(folder):

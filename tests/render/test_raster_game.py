@@ -184,7 +184,7 @@ def test_every_face_has_its_own_image_and_the_back_is_stored_once(built):
 
 
 def test_the_cmyk_jpegs_pixels_are_unchanged_in_the_pdfx_file(built, gallery):
-    from cardgen.render.raster import read_raster
+    from cardgen.content.images import read_raster
 
     decoded = read_raster(gallery / "gallery" / art_name(CMYK_CARD))
     pdf, images = _image_objects(built / "gallery-ru-shop-eu-pdfx4.pdf")
