@@ -1,22 +1,12 @@
 """Raster art: PNG, JPEG, TIFF and WebP files on cards, colour-managed for each output.
 
 A layout places an image with an element ``type: image`` (or names one wherever
-art is named: ``draw: "{card.art}"``, a back's ``art``).  This module knows the
-files: it reads them, decodes them once per process, converts their colours for
-what is being made, brings them down to the output's resolution and draws them
-into a box.
+art is named: ``draw: "{card.art}"``, a back's ``art``).  This module converts a
+decoded file's colours for what is being made, brings it down to the output's
+resolution and draws it into a box.
 
-Reading.  A file is read like every content file (:mod:`cardgen.content.safefile`):
-a regular file inside the game folder, at most :data:`MAX_BYTES`.  Pillow opens
-it by its content (PNG, JPEG, TIFF or WebP; a PNG named ``.jpg`` is read as the
-PNG it is, and ``cardgen validate`` warns about the name); an image of more than
-:data:`MAX_PIXELS` pixels is refused before it is decoded (a decompression bomb
-is a few kilobytes that decode to gigabytes), and a truncated or damaged file,
-an image of 0 pixels or an unreadable colour profile is a :class:`RenderError`
-naming the file.  The DPI tag is not read: the layout's box sets the size, so an
-absurd DPI tag changes nothing.  16-bit images are read at 8 bits per channel
-(what PDF printing gets in the end), palette and greyscale images as what they
-show, alpha kept apart.
+Reading.  The files are read and decoded by :mod:`cardgen.content.images` (size caps, decompression
+bombs, damaged files, 16-bit and palette images, alpha kept apart), once per process.
 
 Colour.  An embedded ICC profile is honoured through littleCMS (Pillow's
 ``ImageCms``; relative colorimetric with black point compensation, as the rest
