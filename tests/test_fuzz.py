@@ -173,6 +173,33 @@ def _outcome(result) -> str:
 
 
 @pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def _validate_then_build(runner, content: Path, build: list[str], out: Path, before: dict, located: str,
+                         validate_located: bool = False) -> tuple[str, str]:
+    """(step, outcome) of validating a fuzzed game and, when it validates, building it: "ok", "clean
+    error", or what went wrong (an error not naming its file and line by ``located``, a failed build
+    that changed the output folder, no end in time)."""
+    step = "validate"
+    signal.alarm(SECONDS_PER_CASE)
+    try:
+        checked = runner.invoke(cli, ["--content", str(content), "validate"])
+        outcome = _outcome(checked)
+        if validate_located and outcome == "clean error" and not re.search(located, checked.output):
+            return step, f"validate error without file and line: {checked.output.strip()[:300]}"
+        if outcome != "ok":
+            return step, outcome
+        built = runner.invoke(cli, ["--content", str(content), *build, "--out", str(out)])
+        step, outcome = "build", _outcome(built)
+        if outcome != "ok" and _tree(out) != before:
+            return step, "failed build changed the output folder"
+        if outcome == "clean error" and not re.search(located, built.output):
+            return step, f"build error without file and line: {built.output.strip()[:300]}"
+        return step, outcome
+    except CaseTimeout:
+        return step, f"no end within {SECONDS_PER_CASE} s"
+    finally:
+        signal.alarm(0)
+
+
 def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     rng = random.Random(SEED)
@@ -204,21 +231,7 @@ def test_fuzzed_mini_game_gets_only_clean_errors(tmp_path, monkeypatch):
                     text = _mutate_text(rng, text, nasty)
                 path.write_text(text, "utf-8")
             before = _tree(out)
-            signal.alarm(SECONDS_PER_CASE)
-            try:
-                checked = runner.invoke(cli, ["--content", str(content), "validate"])
-                step, outcome = "validate", _outcome(checked)
-                if outcome == "ok":
-                    built = runner.invoke(cli, ["--content", str(content), *build, "--out", str(out)])
-                    step, outcome = "build", _outcome(built)
-                    if outcome != "ok" and _tree(out) != before:
-                        outcome = "failed build changed the output folder"
-                    elif outcome == "clean error" and not re.search(r"\.(yaml|po|svg):\d+", built.output):
-                        outcome = f"build error without file and line: {built.output.strip()[:300]}"
-            except CaseTimeout:
-                outcome = f"no end within {SECONDS_PER_CASE} s"
-            finally:
-                signal.alarm(0)
+            step, outcome = _validate_then_build(runner, content, build, out, before, r"\.(yaml|po|svg):\d+")
             totals[(target, step, outcome if outcome in ("ok", "clean error") else "BAD")] += 1
             if outcome not in ("ok", "clean error"):
                 bad.append(f"case {number} ({target}, {step}): {outcome}\n{text[:400]}")
@@ -318,23 +331,8 @@ def test_fuzzed_images_get_only_clean_errors(tmp_path, monkeypatch):
             data, how = _mutate_bytes(rng, path.read_bytes())
             path.write_bytes(data)
             before = _tree(out)
-            signal.alarm(SECONDS_PER_CASE)
-            try:
-                checked = runner.invoke(cli, ["--content", str(content), "validate"])
-                step, outcome = "validate", _outcome(checked)
-                if outcome == "clean error" and not re.search(r"\.yaml:\d+", checked.output):
-                    outcome = f"validate error without file and line: {checked.output.strip()[:300]}"
-                elif outcome == "ok":
-                    built = runner.invoke(cli, ["--content", str(content), *BUILD, "--out", str(out)])
-                    step, outcome = "build", _outcome(built)
-                    if outcome != "ok" and _tree(out) != before:
-                        outcome = "failed build changed the output folder"
-                    elif outcome == "clean error" and not re.search(r"\.yaml:\d+", built.output):
-                        outcome = f"build error without file and line: {built.output.strip()[:300]}"
-            except CaseTimeout:
-                outcome = f"no end within {SECONDS_PER_CASE} s"
-            finally:
-                signal.alarm(0)
+            step, outcome = _validate_then_build(runner, content, BUILD, out, before, r"\.yaml:\d+",
+                                                 validate_located=True)
             totals[(target, step, outcome if outcome in ("ok", "clean error") else "BAD")] += 1
             if outcome not in ("ok", "clean error"):
                 bad.append(f"case {number} ({target}, {how}, {step}): {outcome}")

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,10 +83,25 @@ def check_font(data: bytes) -> frozenset[int]:
     return _checked(_converted(data) if data[:4] == b"OTTO" else data)
 
 
-def _checked(data: bytes) -> frozenset[int]:
-    from fontTools.ttLib import TTFont, TTLibError
+@contextmanager
+def _font_errors():
+    """Whatever fontTools raises on a damaged or unusable file, as a :class:`FontFileError`."""
+    from fontTools.ttLib import TTLibError
 
     try:
+        yield
+    except FontFileError:
+        raise
+    except TTLibError as exc:
+        raise FontFileError(f"not a usable font: {exc}") from None
+    except Exception as exc:  # noqa: BLE001 - fontTools raises anything on a damaged file
+        raise FontFileError(f"a damaged font file ({type(exc).__name__}: {str(exc)[:120]})") from None
+
+
+def _checked(data: bytes) -> frozenset[int]:
+    from fontTools.ttLib import TTFont
+
+    with _font_errors():
         font = TTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False)
         missing = [tag for tag in REQUIRED_TABLES if tag not in font]
         if missing:
@@ -97,21 +113,15 @@ def _checked(data: bytes) -> frozenset[int]:
         for name in sorted(set(cmap.values())):  # every glyph text is drawn with decodes
             glyf[name].getCoordinates(glyf)
         return frozenset(cmap)
-    except FontFileError:
-        raise
-    except TTLibError as exc:
-        raise FontFileError(f"not a usable font: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - fontTools raises anything on a damaged file
-        raise FontFileError(f"a damaged font file ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
 def _converted(data: bytes) -> bytes:
     """An OpenType font with CFF outlines as a TrueType font (quadratic outlines, no hinting)."""
     from fontTools.pens.cu2quPen import Cu2QuPen
     from fontTools.pens.ttGlyphPen import TTGlyphPen
-    from fontTools.ttLib import TTFont, TTLibError, newTable
+    from fontTools.ttLib import TTFont, newTable
 
-    try:
+    with _font_errors():
         font = TTFont(io.BytesIO(data), lazy=False, recalcTimestamp=False)
         if "CFF2" in font:
             raise FontFileError("a variable OpenType font (CFF2 outlines); give a static instance of it "
@@ -145,12 +155,6 @@ def _converted(data: bytes) -> bytes:
         out = io.BytesIO()
         font.save(out)
         return out.getvalue()
-    except FontFileError:
-        raise
-    except TTLibError as exc:
-        raise FontFileError(f"not a usable font: {exc}") from None
-    except Exception as exc:  # noqa: BLE001 - fontTools raises anything on a damaged file
-        raise FontFileError(f"a damaged font file ({type(exc).__name__}: {str(exc)[:120]})") from None
 
 
 # --- families: a game's own (game.yaml) and its content folder's (common/fonts.yaml) -----------------
