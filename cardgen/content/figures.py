@@ -5,7 +5,7 @@ and ``game.yaml`` may name a cover picture (``rulebook: {cover: art/cover.png}``
 ``rules.cover.alt``).  Every such file is the game's art: relative to the game folder and never outside
 it (no absolute path, no '..', no symlink leading out), a regular file of at most :data:`MAX_BYTES`, of a
 type WeasyPrint draws itself (:data:`TYPES`) whose bytes are what its name says.  A raster file is opened
-with Pillow (its size, a decompression bomb, a truncated file); an SVG file may hold no DOCTYPE (no entity
+as card art is (:mod:`cardgen.content.images`: its size, a decompression bomb, a truncated file); an SVG file may hold no DOCTYPE (no entity
 expansion).  :func:`checked_image` makes every check, for ``cardgen validate`` (each problem at the file
 and line that names the picture, see :mod:`cardgen.rulebook.sections`) and for the build alike, which
 draws nothing it has not checked.
@@ -16,7 +16,6 @@ This module imports neither WeasyPrint nor Pillow until a raster file is checked
 from __future__ import annotations
 
 import re
-import warnings
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -119,38 +118,23 @@ def _check_file(path: Path, kind: str, mtime_ns: int, size: int, name: str) -> N
         good = data.startswith(_MAGIC[kind])
     if not good:
         raise ImageProblem(f"'{name}' is not a {kind} file (its first bytes say otherwise)")
-    _decode(data, kind, name)
+    _decode(path, kind, name)
 
 
-def _decode(data: bytes, kind: str, name: str) -> None:
-    """Open the picture as WeasyPrint will (with Pillow): its size, and every byte of its pixels."""
-    import io
+def _decode(path: Path, kind: str, name: str) -> None:
+    """Open the picture as the cards open theirs (:mod:`cardgen.content.images`: bombs, damaged or
+    truncated files, every pixel decoded, remembered by its bytes), within a rulebook's pixel cap."""
+    from cardgen.content.images import RasterError, probe, verify
 
-    from PIL import Image, ImageFile
-
-    # importing WeasyPrint sets Pillow's LOAD_TRUNCATED_IMAGES for the whole process: a cut-off
-    # file would then decode as grey without a word; the check wants the error
-    truncated_ok = ImageFile.LOAD_TRUNCATED_IMAGES
-    ImageFile.LOAD_TRUNCATED_IMAGES = False
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as image:
-                width, height = image.size
-                if width < 1 or height < 1:
-                    raise ImageProblem(f"'{name}' is {width} x {height} pixels: an empty picture")
-                if width * height > MAX_PIXELS:
-                    raise ImageProblem(f"'{name}' is {width:,} x {height:,} pixels; a rulebook picture has at most "
-                                       f"{MAX_PIXELS:,}")
-                image.load()
-    except ImageProblem:
-        raise
-    except (Image.DecompressionBombWarning, Image.DecompressionBombError):
-        raise ImageProblem(f"'{name}' claims too many pixels to decode (a decompression bomb?)") from None
-    except Exception as exc:  # Pillow raises many kinds (OSError, SyntaxError, ValueError, struct.error)
-        raise ImageProblem(f"'{name}' cannot be read as {kind}: {str(exc)[:120] or type(exc).__name__}") from None
-    finally:
-        ImageFile.LOAD_TRUNCATED_IMAGES = truncated_ok
+        header = probe(path)  # the header only: the cap holds before anything is decoded
+        width, height = header.width, header.height
+        if width * height > MAX_PIXELS:
+            raise ImageProblem(f"'{name}' is {width:,} x {height:,} pixels; a rulebook picture has at most "
+                               f"{MAX_PIXELS:,}")
+        verify(path)
+    except RasterError as exc:
+        raise ImageProblem(f"'{name}' cannot be read as {kind}: {exc.reason}") from None
 
 
 def _shown(name: str) -> str:
