@@ -67,14 +67,14 @@ class FencedFetcher(URLFetcher):
             self._refuse(url, "no such file")
         if not any(resolved.is_relative_to(root) for root in roots):
             self._refuse(url, outside)
-        try:
-            data = read_capped(resolved, MAX_BYTES)
-        except UnsafeFile as exc:
-            self._refuse(url, str(exc))
-        mime, _ = mimetypes.guess_type(resolved.name)
         if resolved.suffix.lower() in FONT_SUFFIXES and not resolved.is_relative_to(FONT_DIR.resolve()):
-            # a game's own font: checked as the cards read it
-            data = self._font(url, resolved)
+            data = self._font(url, resolved)  # a game's own font: read and checked as the cards read it
+        else:
+            try:
+                data = read_capped(resolved, MAX_BYTES)
+            except UnsafeFile as exc:
+                self._refuse(url, str(exc))
+        mime, _ = mimetypes.guess_type(resolved.name)
         self.loaded.append(str(resolved))
         # a file: URL answers with the file's own place (relative URLs in it resolve from there);
         # a cardgen-art: URL stays as it is, free of the folder's place on disk
