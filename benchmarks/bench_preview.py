@@ -48,10 +48,10 @@ import click; mark("import click")
 import pydantic, pydantic.main; mark("import pydantic")
 from cardgen.content import load_games; mark("import the content model (classes only)")
 game = load_games(Path(sys.argv[1]), ["head-game"])[0]; mark("load head-game (files from the cache)")
-from cardgen.render.card import CardRenderer; mark("import reportlab, renderer")
+from cardgen.cards.card import CardRenderer; mark("import reportlab, renderer")
 import pypdfium2; mark("import pdfium")
-from cardgen.render import fonts; fonts.register_fonts(); mark("register a font (from the cache)")
-from cardgen.render.preview import render_preview
+from cardgen.cards import fonts; fonts.register_fonts(); mark("register a font (from the cache)")
+from cardgen.cards.preview import render_preview
 image = render_preview(game, "country-france", "de"); mark("plan, draw, rasterise one card")
 for (_, a), (name, b) in zip(marks, marks[1:]):
     print(f"  {name:42s} {b - a:6.3f} s")

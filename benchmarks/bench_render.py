@@ -29,7 +29,7 @@ import sys
 from pathlib import Path
 from cardgen.content import load_games
 from cardgen.fileio import write_bytes_atomic
-from cardgen.render.sheets import PnpOptions, render_pnp
+from cardgen.printing.pnp import PnpOptions, render_pnp
 game = load_games(Path(sys.argv[1]), ["head-game"])[0]
 data, pages, cards = render_pnp(game, "ru", PnpOptions(paper="a4"))
 write_bytes_atomic(Path(sys.argv[2]), data)

@@ -10,6 +10,7 @@ use (see ``cardgen.cli``).
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
@@ -83,7 +84,7 @@ class NewerRule(ContentError):
 
     Content written in an earlier format was accepted without the rule, so for it this is a
     warning, not an error (:func:`cardgen.content.formats.split`).  ``fix`` names the rewrite
-    of :mod:`cardgen.upgrade` that puts it right; None when only the author can (words to write).
+    of :mod:`cardgen.project.upgrade` that puts it right; None when only the author can (words to write).
     """
 
     def __init__(self, message: str, locator: Locator | None = None, *, since: int = 2, fix: str | None = None):
@@ -147,3 +148,11 @@ def _error_sort_key(error: CardgenError) -> tuple:
         loc.field or "",
         error.message,
     )
+
+
+def suggest(name: str, candidates: Iterable[str]) -> str:
+    """``"; did you mean 'x'?"`` for the closest candidates, or nothing."""
+    close = difflib.get_close_matches(name, sorted(set(candidates)), n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"

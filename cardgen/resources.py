@@ -38,7 +38,7 @@ EXAMPLES = _shipped("examples", "content")
 #: The vendored fonts, embedded (subset) in every PDF.
 FONTS = PACKAGE / "fonts"
 #: The CMYK output profiles (FOGRA39 at two ink limits).
-ICC_PROFILES = PACKAGE / "render" / "icc"
+ICC_PROFILES = PACKAGE / "color" / "icc"
 #: cardgen's shared strings (rulebook headings, print-and-play instructions) per language.
 SHARED_TEXT = PACKAGE / "common" / "text"
 #: Folders of the package that hold shipped data, not code (see :func:`code_folders`).
@@ -55,7 +55,7 @@ def shipped_files() -> dict[str, Path]:
     ``fonts/DejaVuSans.ttf``, ``examples/klepka/game.yaml`` ...): what a wheel must hold."""
     found: dict[str, Path] = {}
     for prefix, folder, pattern in (("templates", TEMPLATES, "**/*"), ("examples", EXAMPLES, "**/*"),
-                                    ("fonts", FONTS, "*"), ("render/icc", ICC_PROFILES, "*.icc"),
+                                    ("fonts", FONTS, "*"), ("color/icc", ICC_PROFILES, "*.icc"),
                                     ("common/text", SHARED_TEXT, "*.yaml")):
         for path in sorted(folder.glob(pattern)):
             if path.is_file() and not _skipped(path.relative_to(folder)):

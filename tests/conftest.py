@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(autouse=True, scope="session")
@@ -25,3 +28,19 @@ def private_cache(tmp_path_factory):
         else:
             os.environ[name] = value
     memo._folder.cache_clear()
+
+
+@pytest.fixture(scope="session")
+def games():
+    """The bundled games, loaded once: {game id: Game} (a test module may define its own ``games``)."""
+    from cardgen.content import load_games
+
+    return {game.id: game for game in load_games(ROOT / "content")}
+
+
+@pytest.fixture(scope="session")
+def quiz():
+    """tests/data/decks/quiz: a small game whose layout uses every kind of element."""
+    from cardgen.content import load_games
+
+    return load_games(ROOT / "tests" / "data" / "decks", ["quiz"])[0]

@@ -17,8 +17,8 @@ import numpy as np
 from PIL import Image, ImageCms
 
 ROOT = Path(__file__).resolve().parents[1]
-FOGRA39 = ROOT / "cardgen" / "render" / "icc" / "fogra39-tac300.icc"
-FOGRA39_240 = ROOT / "cardgen" / "render" / "icc" / "fogra39-tac240.icc"
+FOGRA39 = ROOT / "cardgen" / "color" / "icc" / "fogra39-tac300.icc"
+FOGRA39_240 = ROOT / "cardgen" / "color" / "icc" / "fogra39-tac240.icc"
 
 #: D50-adapted colorants (Bradford) of the RGB spaces, as their published ICC profiles carry them.
 ADOBE_RGB = {"r": (0.60974, 0.31111, 0.01947), "g": (0.20528, 0.62567, 0.06087), "b": (0.14919, 0.06322, 0.74457)}

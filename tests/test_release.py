@@ -110,7 +110,7 @@ def test_the_wheel_holds_every_shipped_file_and_nothing_else(dist):
     assert modules - names == set(), sorted(modules - names)  # a sub-package left out of pyproject's list
     assert {"cardgen/templates/cards/printers.yaml", "cardgen/examples/klepka/game.yaml",
             "cardgen/templates/new-game/game.yaml.j2", "cardgen/fonts/DejaVuSans.ttf",
-            "cardgen/render/icc/fogra39-tac300.icc", "cardgen/examples/schema/game.schema.json"} <= names
+            "cardgen/color/icc/fogra39-tac300.icc", "cardgen/examples/schema/game.schema.json"} <= names
     entry_points = zipfile.ZipFile(dist["wheel"]).read(f"cardgen-{VERSION}.dist-info/entry_points.txt").decode()
     assert "cardgen = cardgen.cli:main" in entry_points
     requires = zipfile.ZipFile(dist["wheel"]).read(f"cardgen-{VERSION}.dist-info/METADATA").decode()

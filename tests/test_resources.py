@@ -26,7 +26,7 @@ def test_every_shipped_folder_is_found_in_the_checkout():
 def test_shipped_files_are_the_tracked_data_files():
     """What a wheel must hold, by its path in the package: templates/, examples/ (content/), fonts,
     profiles, shared strings; each of them tracked by git and none missing."""
-    tracked = subprocess.run(["git", "ls-files", "templates", "content", "cardgen/fonts", "cardgen/render/icc",
+    tracked = subprocess.run(["git", "ls-files", "templates", "content", "cardgen/fonts", "cardgen/color/icc",
                               "cardgen/common/text"], cwd=ROOT, capture_output=True, text=True, check=True).stdout
     expected = set()
     for line in tracked.split():

@@ -9,7 +9,7 @@ import click
 
 from cardgen.cli import Settings
 from cardgen.cli.common import echo_warnings, resolve_games
-from cardgen.render.ink import INK_MODES
+from cardgen.color.ink import INK_MODES
 
 
 def _offset(ctx, param, value: str | None) -> tuple[float, float]:
@@ -92,8 +92,8 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
     from cardgen.build import BuildOptions
     from cardgen.build import build as run_build
     from cardgen.errors import RenderError
-    from cardgen.render.layout import default_templates_dir
-    from cardgen.render.printers import printer
+    from cardgen.cards.layout import default_templates_dir
+    from cardgen.printing.printers import printer
 
     # fail early on an unknown or unfit printer, among the content folder's own printers too
     shops = default_templates_dir(settings.content_dir)

@@ -14,7 +14,7 @@ def doctor(as_json: bool) -> None:
     """One line per dependency: Python packages, the libraries WeasyPrint loads (Pango, HarfBuzz),
     Ghostscript, poppler, qpdf, Chromium and the cache folder; each missing one with the command
     that installs it. Exit 1 when something a plain 'cardgen build' needs is missing."""
-    from cardgen.doctor import PLATFORMS, checks, exit_code
+    from cardgen.project.doctor import PLATFORMS, checks, exit_code
 
     found = checks()
     code = exit_code(found)

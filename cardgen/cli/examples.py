@@ -17,7 +17,7 @@ def examples(ctx: click.Context) -> None:
     if ctx.invoked_subcommand is not None:
         return
     from cardgen.cli.common import table
-    from cardgen.example_games import examples as bundled
+    from cardgen.project.examples import examples as bundled
 
     found = bundled()
     click.echo(table(["game", "title", "cards", "designs", "languages"],
@@ -32,7 +32,7 @@ def examples(ctx: click.Context) -> None:
 def copy(settings: Settings, game: str, content_dir: Path) -> None:
     """Copy the bundled GAME into the content folder DIR (made if need be): its files, its layout
     as layout.yaml and the JSON Schemas. Never overwrites."""
-    from cardgen.example_games import copy_example, example_ids
+    from cardgen.project.examples import copy_example, example_ids
 
     if game not in example_ids():
         raise click.BadParameter(f"no example game '{game}'; the examples are: {', '.join(example_ids())}",

@@ -113,10 +113,10 @@ def add(settings: Settings, language: str) -> None:
 def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...],
            verbose: bool, check: bool) -> None:
     """Per language and game: translated, fuzzy, missing, too long, broken."""
+    from cardgen.cards.textfit import card_fits
     from cardgen.i18n import status as compute
-    from cardgen.i18n.fit import fit_method
 
-    rows = compute(settings.content_dir, list(languages) or None, list(games) or None)
+    rows = compute(settings.content_dir, list(languages) or None, list(games) or None, card_fits)
     rows.sort(key=lambda r: (r.language, r.domain))
     click.echo(
         table(
@@ -128,7 +128,7 @@ def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
             ],
         )
     )
-    methods = sorted({m for r in rows for m in r.methods}) or [fit_method()]
+    methods = sorted({m for r in rows for m in r.methods}) or ["renderer"]
     if methods == ["renderer"]:
         click.echo("too long: measured by the card renderer (real layout, fonts and minimum type size).")
     else:

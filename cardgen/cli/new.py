@@ -26,7 +26,7 @@ def new(settings: Settings, game: str, content_dir: Path | None, source_language
     rulebook section as marked placeholders, a layout of its own and PO files for the other
     languages. 'cardgen validate' and 'cardgen build' work on it at once. Never overwrites.
     """
-    from cardgen.newgame import create_game
+    from cardgen.project.newgame import create_game
 
     folder = content_dir or (settings.content_dir if settings.content_given else Path("content"))
     created = create_game(folder, game, source_language, list(languages), size)

@@ -27,8 +27,8 @@ def preflight(settings: Settings, files: tuple[Path, ...], printer_id: str, page
     Exit code 0 when every file passes, 1 when any check fails.
     """
     from cardgen.extras import require
-    from cardgen.render.preflight import preflight as run
-    from cardgen.render.printers import printer
+    from cardgen.printing.preflight import preflight as run
+    from cardgen.printing.printers import printer
 
     require("preflight")  # pikepdf: cardgen[print-shops]
 

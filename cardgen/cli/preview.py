@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from cardgen.cli import Settings
-from cardgen.render.preview import DEFAULT_DPI, DPI_RANGE
+from cardgen.cards.preview import DEFAULT_DPI, DPI_RANGE
 
 
 @click.command()
@@ -26,12 +26,12 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
     """Write CARD of GAME as a PNG, as the print shop gets it: the trim plus 3 mm bleed,
     with the trim shown as a faint dashed line. Prints the path written.
     """
-    from cardgen.render.layout import default_templates_dir
+    from cardgen.cards.layout import default_templates_dir
     from cardgen.cli.common import echo_warnings, resolve_games
     from cardgen.content import load_games
     from cardgen.fileio import write_bytes_atomic
-    from cardgen.render.fonts import glyph_log
-    from cardgen.render.preview import default_preview_path, render_preview
+    from cardgen.cards.fonts import glyph_log
+    from cardgen.cards.preview import default_preview_path, render_preview
 
     resolve_games(settings, [game])
     loaded = load_games(settings.content_dir, [game])[0]

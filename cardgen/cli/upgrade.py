@@ -26,7 +26,7 @@ def upgrade(settings: Settings, games: tuple[str, ...], content_dir: Path | None
     file and line, and that game is not rewritten.  Exit 1 when such a game is left.
     """
     from cardgen.content.model import CONTENT_FORMAT
-    from cardgen.upgrade import apply_upgrade, plan_upgrade
+    from cardgen.project.upgrade import apply_upgrade, plan_upgrade
 
     if content_dir is not None:
         settings = replace(settings, content_dir=content_dir, content_given=True)

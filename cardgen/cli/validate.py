@@ -27,7 +27,7 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     Exit code 0 when everything holds, 1 on content errors, 2 on usage errors.
     """
     from cardgen.content import composition
-    from cardgen.validation import placeholder_texts, validate_games
+    from cardgen.project.validation import placeholder_texts, validate_games
 
     warnings: list = []
     try:

@@ -199,7 +199,7 @@ def shared_fonts(content_dir: Path, display_root: Path | None = None, *, check: 
                  ) -> tuple[dict[str, Family], list[ContentError]]:
     """The families of ``<content_dir>/common/fonts.yaml`` (none when there is no such file) and
     every problem of that file: its schema and (``check``) its names and font files."""
-    from cardgen.content.loader import validate_document
+    from cardgen.content.modelcheck import validate_document
     from cardgen.content.model import FontsFile
     from cardgen.content.yamlsource import read_yaml
 

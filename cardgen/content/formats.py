@@ -11,7 +11,7 @@ validating and building:
   carrying that format; for content of an earlier format :func:`split` makes it a warning
   (the content was accepted without the rule), for content of its format an error;
 * :func:`notice` is the one warning per game of an earlier format: what changed since, and
-  to run ``cardgen upgrade``, which rewrites the files (:mod:`cardgen.upgrade`);
+  to run ``cardgen upgrade``, which rewrites the files (:mod:`cardgen.project.upgrade`);
 * a format above the current one is an error naming file and line (:func:`newer_than_read`):
   a newer cardgen wrote it, and this one cannot know what it means.
 

@@ -14,7 +14,7 @@ file decodes is remembered on disk by its bytes (:mod:`cardgen.content.memo`), s
 game checks its art without decoding it again.
 
 What is done with the pixels (colour for each output, placing, storing in a PDF) is the
-renderer's: :mod:`cardgen.render.raster`.
+renderer's: :mod:`cardgen.cards.raster`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """What a card layout file may say: ``templates/cards/*.yaml`` and a game's ``layout.yaml``.
 
-The renderer (:mod:`cardgen.render.layout`) reads layouts through these
+The renderer (:mod:`cardgen.cards.layout`) reads layouts through these
 models; they live with the content model because a layout is a source file
 like ``cards.yaml``, and ``cardgen schema`` generates ``layout.schema.json``
 from them for editors.  ``match``, ``when`` and the shapes of symbols are
@@ -39,7 +39,7 @@ class Match(TypedDict, total=False):
 
 
 class Shape(TypedDict, total=False):
-    """One shape of a symbol, in view-box units (see cardgen/render/shapes.py)."""
+    """One shape of a symbol, in view-box units (see cardgen/cards/shapes.py)."""
 
     __pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[misc]
     rect: Annotated[list[Num], Field(description="[x, y, w, h]")]

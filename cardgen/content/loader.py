@@ -10,22 +10,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, TypeVar, get_origin
-
-from pydantic import BaseModel, ValidationError
+from typing import Any, Iterator
 
 from cardgen.content import formats, memo
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
+from cardgen.content.modelcheck import M, check_now, validate_document
 from cardgen.content.translations import LOCALE_DIR, locale_messages
-from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
+from cardgen.content.yamlsource import YamlDocument, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator, NewerRule, shown_path
 
 GAME_FILE = "game.yaml"
 CARDS_FILE = "cards.yaml"
 TEXT_DIR = "text"
 
-M = TypeVar("M", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -304,222 +302,18 @@ class _Reader:
 
 
 def _expanded_deck(source: YamlDocument, errors: list[ContentError]) -> tuple[list[Card], ExpandedCards] | None:
-    cards_file = _validated(source, CardsFile, errors)
+    cards_file = check_now(source, CardsFile, errors)
     if cards_file is None:
         return None
     expansion = expand_cards(source, cards_file, errors)
     if expansion is None:
         return None
     found: list[ContentError] = []
-    expanded = _validated(expansion.document, CardsFile, found)
+    expanded = check_now(expansion.document, CardsFile, found)
     errors.extend(expansion.explain_all(found))
     if expanded is None:
         return None
     return [card for card in expanded.cards if isinstance(card, Card)], expansion
 
 
-def validate_document(doc: YamlDocument, model: type[M], errors: list[ContentError]) -> M | None:
-    """Check ``doc.data`` against ``model``; append one error per problem found.
-
-    A document read from a file is checked once per content and model: the model is kept
-    between runs (cardgen.content.memo), errors never are.
-    """
-    if doc.digest is None:
-        return _validated(doc, model, errors)
-    found: list[ContentError] = []
-    checked = memo.cached("model", [f"{model.__module__}.{model.__qualname__}", doc.digest],
-                          lambda: _validated(doc, model, found), keep=lambda result: not found)
-    errors.extend(found)
-    return checked
-
-
-def _validated(doc: YamlDocument, model: type[M], errors: list[ContentError]) -> M | None:
-    if not isinstance(doc.data, dict):
-        errors.append(
-            ContentError(
-                f"expected a mapping of keys at the top of the file, found {_type_name(doc.data)}",
-                doc.locate(()),
-            )
-        )
-        return None
-    try:
-        return model.model_validate(doc.data)
-    except ValidationError as exc:
-        for problem in exc.errors(include_url=False):
-            errors.append(_schema_error(doc, problem))
-        return None
-
-
-def _schema_error(doc: YamlDocument, problem: dict[str, Any]) -> ContentError:
-    loc = tuple(problem["loc"])
-    where = data_path(doc.data, loc)
-    kind = problem["type"]
-    if loc and loc[-1] == "[key]":
-        return ContentError(
-            f"key '{where[-1]}' is not {_expected_text(problem)}", doc.locate(where, key=True)
-        )
-    if kind == "extra_forbidden":
-        parent = where[:-1]
-        allowed = _allowed_keys(doc, parent)
-        hint = f"; expected one of: {', '.join(allowed)}" if allowed else ""
-        return ContentError(f"unknown key '{where[-1]}'{hint}", doc.locate(where, key=True))
-    if kind == "missing":
-        return ContentError(f"missing required key '{where[-1]}'", doc.locate(where))
-    found = problem.get("input")
-    message = problem["msg"]
-    if kind in {"model_type", "dict_type"}:
-        keys = _allowed_keys(doc, where) if kind == "model_type" else []
-        listed = f" with keys {', '.join(keys)}" if keys else ""
-        message = f"expected a mapping{listed}, found {_type_name(found)} {_short(found)}"
-    elif kind in _EXPECTED:
-        message = f"expected {_EXPECTED[kind]}, found {_type_name(found)} {_short(found)}"
-    elif kind.endswith("_type") or kind in {"int_from_float", "bool_parsing"}:
-        message = f"{message}, found {_type_name(found)} {_short(found)}"
-    elif kind == "string_pattern_mismatch":
-        message = f"expected {_expected_text(problem)}, found {_short(found)}"
-    elif kind in {"too_short", "too_long"}:
-        ctx = problem.get("ctx") or {}
-        bound = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
-        items = "entry" if isinstance(found, dict) else "item"
-        message = (
-            f"expected {'at least' if kind == 'too_short' else 'at most'} {bound} "
-            f"{items}{'' if bound == 1 else 's'}, found {ctx.get('actual_length', len(found or ()))}"
-        )
-    return ContentError(message, doc.locate(where))
-
-
-_EXPECTED = {
-    "int_type": "an integer",
-    "int_from_float": "a whole number",
-    "float_type": "a number",
-    "string_type": "text",
-    "bool_type": "true or false",
-    "list_type": "a list",
-    "literal_error": "one of the listed values",
-    "date_type": "a date written YYYY-MM-DD",
-    "date_parsing": "a date written YYYY-MM-DD",
-    "date_from_datetime_parsing": "a date written YYYY-MM-DD",
-}
-
-
-def _expected_text(problem: dict[str, Any]) -> str:
-    from cardgen.content.model import PATTERN_MEANINGS
-
-    pattern = (problem.get("ctx") or {}).get("pattern")
-    return PATTERN_MEANINGS.get(pattern, f"matching the pattern {pattern}")
-
-
-def data_path(data: Any, loc: tuple) -> tuple:
-    """Keep only the parts of a pydantic error location that walk the YAML data.
-
-    Unions add member names (``'str'``, ``'int'``, tags such as ``'[card]'``) to the location;
-    those are not keys of the document, so they are dropped (a key that is in the data is
-    always kept, whatever its name).  Content files and layouts share this.
-    """
-    path: list = []
-    node: Any = data
-    for part in loc:
-        if isinstance(node, dict) and part in node:
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-            path.append(part)
-            node = node[part]
-        elif isinstance(node, dict) and isinstance(part, str) and not _is_member_name(part):
-            path.append(part)  # a missing or unknown key
-            node = None
-    return tuple(path)
-
-
-_MEMBER_NAMES = {"str", "int", "float", "bool", "none", "list", "dict", "shape-list", "viewbox-form"}
-
-
-def _is_member_name(part: str) -> bool:
-    return part in _MEMBER_NAMES or "[" in part
-
-
-def _allowed_keys(doc: YamlDocument, parent: tuple) -> list[str]:
-    """The keys the schema allows where an unknown key was found.
-
-    Where the schema offers several models (a card or a card generator), the
-    one sharing most keys with the data there is meant.
-    """
-    from cardgen.content.model import CardsFile, GameMeta, MessagesFile
-
-    roots = {"game.yaml": GameMeta, "cards.yaml": CardsFile}
-    models: list[Any] = [roots.get(doc.path.name, MessagesFile)]
-    node: Any = doc.data
-    in_dict = False  # the next part is a free key of a dict[str, Model]
-    for part in parent:
-        if isinstance(part, int) or in_dict:
-            in_dict = False
-        else:
-            info = _fields(_closest_model(models, node)).get(part)
-            if info is None:
-                return []
-            in_dict = _is_dict(info.annotation)
-            models = _inner_models(info.annotation)
-            if not models:
-                return []
-        node = _child(node, part)
-    return sorted(_fields(_closest_model(models, node)))
-
-
-def _fields(model: Any) -> dict[str, Any]:
-    """A model's fields by the key written in YAML (its alias, e.g. 'from')."""
-    return {info.alias or name: info for name, info in getattr(model, "model_fields", {}).items()}
-
-
-def _closest_model(models: list[Any], node: Any) -> Any:
-    if len(models) == 1 or not isinstance(node, dict):
-        return models[0]
-    return max(models, key=lambda model: len(set(_fields(model)) & set(node)))
-
-
-def _child(node: Any, part: Any) -> Any:
-    if isinstance(node, dict):
-        return node.get(part)
-    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-        return node[part]
-    return None
-
-
-def _is_dict(annotation: Any) -> bool:
-    if get_origin(annotation) is dict:
-        return True
-    return any(_is_dict(arg) for arg in getattr(annotation, "__args__", ()))
-
-
-def _inner_models(annotation: Any) -> list[Any]:
-    """The BaseModel classes inside ``list[X]``, ``X | None``, ``X | Y`` and the like."""
-    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return [annotation]
-    return [model for arg in getattr(annotation, "__args__", ()) for model in _inner_models(arg)]
-
-
-def _type_name(value: Any) -> str:
-    return {
-        dict: "a mapping",
-        list: "a list",
-        str: "text",
-        bool: "a boolean",
-        int: "an integer",
-        float: "a number",
-        type(None): "nothing (null)",
-    }.get(type(value), type(value).__name__)
-
-
-def _short(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-__all__ = [
-    "Game",
-    "PhysicalCard",
-    "discover_games",
-    "format_path",
-    "load_game",
-    "load_games",
-    "validate_document",
-]
+__all__ = ["Game", "PhysicalCard", "discover_games", "load_game", "load_games"]

@@ -176,7 +176,7 @@ def _builtin() -> tuple[tuple[YamlDocument, str, dict[str, str]], ...]:
 
 
 def _read(path: Path, shown: Path, errors: list[ContentError]):
-    from cardgen.content.loader import validate_document
+    from cardgen.content.modelcheck import validate_document
     from cardgen.content.model import MessagesFile
 
     try:

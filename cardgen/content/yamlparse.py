@@ -1,4 +1,4 @@
-"""Parse YAML text into a :class:`~cardgen.content.yamlsource.YamlDocument`, with positions.
+"""Parse YAML text into a :class:`~cardgen.content.yamldoc.YamlDocument`, with positions.
 
 Kept apart from :mod:`cardgen.content.yamlsource` so that a run whose files are all in
 the cache (:mod:`cardgen.content.memo`) never imports PyYAML.
@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from cardgen.content.yamlsource import MAX_NODES, Mark, Path_, YamlDocument, format_path
+from cardgen.content.yamldoc import MAX_NODES, Mark, Path_, YamlDocument, format_path
 from cardgen.errors import ContentError, Locator
 
 #: LibYAML's parser when PyYAML was built with it (the PyPI wheels are), the

@@ -11,70 +11,18 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from cardgen.content import memo
 from cardgen.content.safefile import UnsafeFile, read_capped
+# the document's types live with neither reader nor parser, so that both import them one way
+from cardgen.content.yamldoc import MAX_NODES, Mark, Path_, YamlDocument, format_path
 from cardgen.errors import ContentError, Locator
 
+__all__ = ["MAX_FILE_BYTES", "MAX_NODES", "Mark", "Path_", "YamlDocument", "format_path", "read_yaml"]
+
 MAX_FILE_BYTES = 2 * 1024 * 1024
-MAX_NODES = 200_000  # values built from one file, counting alias expansions (cardgen.content.yamlparse)
-
-Path_ = tuple[str | int, ...]
-
 _TAB_INDENT = re.compile(r"^[ ]*\t")
-
-
-@dataclass(frozen=True)
-class Mark:
-    line: int  # 1-based
-    column: int  # 1-based
-
-
-@dataclass
-class YamlDocument:
-    """Plain data from one YAML file plus the position of each part of it."""
-
-    path: Path
-    display_path: Path
-    data: Any
-    value_marks: dict[Path_, Mark] = field(default_factory=dict)
-    key_marks: dict[Path_, Mark] = field(default_factory=dict)
-    #: Names what the data came from (the file's bytes and names), for cardgen.content.memo;
-    #: None for a document made in memory.
-    digest: str | None = None
-
-    def locate(self, where: Path_, *, key: bool = False, **extra) -> Locator:
-        """A locator for the value (or, with ``key``, the key) at ``where``.
-
-        Falls back to the nearest enclosing value that has a position, since
-        a missing field has no position of its own.
-        """
-        marks = self.key_marks if key else self.value_marks
-        mark = marks.get(where)
-        probe = where
-        while mark is None and probe:
-            probe = probe[:-1]
-            mark = self.value_marks.get(probe)
-        return Locator(
-            file=self.display_path,
-            line=mark.line if mark else None,
-            column=mark.column if mark else None,
-            field=format_path(where) or None,
-            **extra,
-        )
-
-
-def format_path(where: Path_) -> str:
-    text = ""
-    for part in where:
-        if isinstance(part, int):
-            text += f"[{part}]"
-        else:
-            text += f".{part}" if text else str(part)
-    return text
 
 
 def read_yaml(path: Path, display_path: Path | None = None, *, root: Path | None = None) -> YamlDocument:

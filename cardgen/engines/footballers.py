@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Iterable, Literal, Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, model_validator
 
-from cardgen.content.loader import validate_document
+from cardgen.content.modelcheck import validate_document
 from cardgen.content.model import ID_PATTERN
 from cardgen.content.yamlsource import YamlDocument, read_yaml
 from cardgen.engines.footballer_checks import check_clubs, check_player

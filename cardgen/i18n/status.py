@@ -41,7 +41,7 @@ class StatusRow:
         return self.translated == self.total and not (self.too_long or self.broken)
 
 
-def domain_status(domain: Domain, language: str) -> StatusRow:
+def domain_status(domain: Domain, language: str, measure: fit.Measure = fit.budget_fits) -> StatusRow:
     """Figures for one domain and one language (the source language included)."""
     sources = domain.source_messages()
     row = StatusRow(domain.id, language, len(sources))
@@ -76,7 +76,7 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
             row.problems.append(("broken", source.key, problem))
     for card_id, fields in card_texts.items():
         card = domain.game.card(card_id)
-        fits = fit.card_fits(domain.game, card, {f: text for f, (_, text) in fields.items()}, language)
+        fits = measure(domain.game, card, {f: text for f, (_, text) in fields.items()}, language)
         for field_name, measured in fits.items():
             row.methods.add(measured.method)
             if not measured.fits:
@@ -171,13 +171,15 @@ def reference_errors(game) -> list[ContentError]:
 
 
 def status(content_dir: Path, languages: list[str] | None = None,
-           game_ids: list[str] | None = None) -> list[StatusRow]:
-    """Rows per language and domain; languages default to every language found."""
+           game_ids: list[str] | None = None, measure: fit.Measure = fit.budget_fits) -> list[StatusRow]:
+    """Rows per language and domain; languages default to every language found.  Whether a
+    card text fits is ``measure``'s answer (:mod:`cardgen.i18n.fit`: the length budget unless
+    the caller hands in the card drawing's :func:`cardgen.cards.textfit.card_fits`)."""
     rows = []
     for domain in domains(content_dir, game_ids):
         wanted = languages or _languages(domain)
         for language in wanted:
-            rows.append(domain_status(domain, language))
+            rows.append(domain_status(domain, language, measure))
     return rows
 
 
@@ -198,11 +200,11 @@ def build_languages(game, content_dir: Path | None = None) -> list[str]:
 
 
 def check_strict(content_dir: Path, game_ids: list[str] | None = None,
-                 languages: list[str] | None = None) -> None:
+                 languages: list[str] | None = None, measure: fit.Measure = fit.budget_fits) -> None:
     """For ``cardgen build --strict``: raise :class:`I18nError` listing every missing,
     fuzzy, overflowing or broken message of the games (and common strings) built."""
     problems: list[str] = []
-    for row in status(content_dir, languages, game_ids):
+    for row in status(content_dir, languages, game_ids, measure):
         for kind, key, detail in row.problems:
             problems.append(f"{row.domain} [{row.language}] {kind}: {key}: {detail}")
     if problems:

@@ -35,10 +35,10 @@ from cardgen import resources
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
 from cardgen.i18n.texts import Texts, Warning_
-from cardgen.render.fonts import FONT_DIR, report_glyphs
+from cardgen.cards.fonts import FONT_DIR, report_glyphs
 from cardgen.rulebook import answers, fonts, hyphenation, images
 from cardgen.rulebook.fetcher import CARD_SCHEME, FencedFetcher
-from cardgen.rulebook.produce import PAPERS
+from cardgen.rulebook import PAPERS
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game

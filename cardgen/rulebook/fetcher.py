@@ -22,7 +22,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from cardgen.content.figures import ART_SCHEME
 from cardgen.content.safefile import UnsafeFile, read_capped
 from cardgen.errors import RenderError
-from cardgen.render.fonts import FONT_DIR
+from cardgen.cards.fonts import FONT_DIR
 
 CARD_SCHEME = "cardgen-card"
 #: The most one file may hold (a font of the publisher's, a picture of the game's); each is a regular file.

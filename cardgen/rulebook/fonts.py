@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from cardgen.errors import Locator, MissingGlyphError
-from cardgen.render.fonts import BUILTIN_FAMILIES, FONT_DIR
+from cardgen.cards.fonts import BUILTIN_FAMILIES, FONT_DIR
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -140,7 +140,7 @@ class _Text(HTMLParser):
 def glyph_problem(game: "Game", html: str, language: str) -> MissingGlyphError | None:
     """The characters of the rulebook's text that no face of its fonts has (None: every one has a face)."""
     from cardgen.content.fontfiles import FontFileError, font_coverage, read_font
-    from cardgen.render import fonts
+    from cardgen.cards import fonts
 
     reader = _Text()
     reader.feed(html)

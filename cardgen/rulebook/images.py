@@ -2,7 +2,7 @@
 
 The card renderer owns drawing; this module only asks it for a PNG of one
 card face in one language and keeps it for the process (the A4 and A5 books
-of a language built in one process draw each card once).  Where ``cardgen.render`` is not
+of a language built in one process draw each card once).  Where ``cardgen.cards`` is not
 importable (a stripped-down install), the rulebook leaves an empty slot of the
 card's shape instead of a picture.
 """
@@ -21,15 +21,15 @@ DPI = 150
 def renderer() -> Callable | None:
     """The function that draws one card as a PNG, when the card renderer is installed."""
     try:
-        importlib.import_module("cardgen.render.card")
-        importlib.import_module("cardgen.render.shop")
+        importlib.import_module("cardgen.cards.card")
+        importlib.import_module("cardgen.printing.shop")
     except ImportError:
         return None
     return _render_png
 
 
 def _render_png(game: "Game", card_id: str, language: str, dpi: int) -> bytes:
-    from cardgen.render.shop import plans_pdf, rasterise
+    from cardgen.cards.png import plans_pdf, rasterise
 
     renderer_ = _renderer(game, language)
     plan = renderer_.face(game.card(card_id))
@@ -43,7 +43,7 @@ _RENDERERS: dict = {}
 
 
 def _renderer(game: "Game", language: str):
-    from cardgen.render.card import CardRenderer
+    from cardgen.cards.card import CardRenderer
 
     key = (id(game), language)
     if key not in _RENDERERS:

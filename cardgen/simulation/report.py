@@ -25,7 +25,7 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-from cardgen.render.fonts import FONT_DIR
+from cardgen.cards.fonts import FONT_DIR
 
 MEASURE_NAMES = {
     "turns_mean": "mean game length (moves)",

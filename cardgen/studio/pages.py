@@ -147,11 +147,11 @@ class Pages:
 
     def _size(self, game) -> tuple[int, int]:
         """The pictures' pixel size (the trim plus the shop bleed at the studio's dpi)."""
-        from cardgen.render.shop import SHOP_BLEED_MM
+        from cardgen.cards.png import STANDARD_BLEED_MM
 
         size = game.meta.card_size
-        return (round((size.width_mm + 2 * SHOP_BLEED_MM) / 25.4 * self.studio.dpi),
-                round((size.height_mm + 2 * SHOP_BLEED_MM) / 25.4 * self.studio.dpi))
+        return (round((size.width_mm + 2 * STANDARD_BLEED_MM) / 25.4 * self.studio.dpi),
+                round((size.height_mm + 2 * STANDARD_BLEED_MM) / 25.4 * self.studio.dpi))
 
     def _errors(self, view: GameView) -> list[dict]:
         return [self._error(error) for error in view.errors]

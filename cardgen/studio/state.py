@@ -3,7 +3,7 @@
 :class:`Studio` loads every game of a content folder and plans every card face and back in
 every language with the card renderer (planning resolves the layout and fits the text; it draws
 nothing).  A card's picture is drawn only when a browser asks for it, by the preview renderer
-(:func:`cardgen.render.preview.plan_preview`), and kept in memory under its plan's key: equal
+(:func:`cardgen.cards.preview.plan_preview`), and kept in memory under its plan's key: equal
 plans draw equal pictures, so after a change only the cards whose plan changed are drawn again.
 
 :meth:`Studio.apply` takes the paths a file watcher saw change, reloads only the games those
@@ -35,7 +35,7 @@ class CardView:
 
     side: str  # "face" | "back"
     id: str  # card id, or back id for a back
-    plan: object | None = None  # cardgen.render.card.CardPlan
+    plan: object | None = None  # cardgen.cards.card.CardPlan
     error: str | None = None  # why it cannot be drawn
     where: str = ""  # the error's locator: layout file and line, field, language
     badges: tuple[str, ...] = ()  # "overflow", "error", "glyphs", "fallback", "fuzzy"
@@ -81,8 +81,8 @@ class Studio:
     """Every game of ``content_dir``, planned in every language; thread-safe."""
 
     def __init__(self, content_dir: Path, templates_dir: Path | None = None, dpi: int = DEFAULT_DPI):
-        from cardgen.render.layout import default_templates_dir
-        from cardgen.render.preview import check_dpi
+        from cardgen.cards.layout import default_templates_dir
+        from cardgen.cards.preview import check_dpi
 
         self.content_dir = content_dir.resolve()
         self.templates_dir = (templates_dir or default_templates_dir(self.content_dir)).resolve()
@@ -109,8 +109,8 @@ class Studio:
         """Reload what ``paths`` (changed, added or deleted files) feed; the change as an event:
         ``{"version": N, "games": [ids], "changed": {game: {lang: ["face/id", ...]}}}``."""
         from cardgen.content import discover_games
-        from cardgen.render.layout import load_layout
-        from cardgen.render.svgart import load_svg
+        from cardgen.cards.layout import load_layout
+        from cardgen.cards.svgart import load_svg
 
         paths = [Path(p).absolute() for p in paths]
         with self.lock:
@@ -147,7 +147,7 @@ class Studio:
         return len(parts) == 3 and parts[1] in ("text", "locale")
 
     def _affected(self, paths: list[Path], present: list[str]) -> set[str]:
-        from cardgen.render.layout import DEFAULT_LAYOUT
+        from cardgen.cards.layout import DEFAULT_LAYOUT
 
         games: set[str] = set()
         for path in paths:
@@ -200,7 +200,7 @@ class Studio:
         """What ``cardgen validate`` says about the layout and the references of the cards' text
         (the engine's data and the rulebook text are left to validate: they print on no card)."""
         from cardgen.i18n.status import reference_errors
-        from cardgen.render.layoutcheck import check_layout
+        from cardgen.cards.layoutcheck import check_layout
 
         view = self.games[game.id]
         try:
@@ -212,7 +212,7 @@ class Studio:
             return [error]
 
     def _plan(self, view: GameView) -> None:
-        from cardgen.render.card import CardRenderer
+        from cardgen.cards.card import CardRenderer
 
         game = view.game
         view.views, view.renderers, view.text_kinds = {}, {}, {}
@@ -240,7 +240,7 @@ class Studio:
         view.layout_files = frozenset(layout_files)
 
     def _layout_file(self, game) -> list[Path]:
-        from cardgen.render.layout import layout_path
+        from cardgen.cards.layout import layout_path
 
         try:
             return [layout_path(game.root, game.id, self.templates_dir).absolute()]
@@ -301,7 +301,7 @@ class Studio:
     def picture(self, game_id: str, lang: str, side: str, item_id: str) -> bytes | None:
         """The PNG of a face or back as the studio shows it now; None when there is no such card
         or it cannot be drawn (its page shows why)."""
-        from cardgen.render.preview import plan_preview
+        from cardgen.cards.preview import plan_preview
 
         with self.lock:
             view = self.games.get(game_id)

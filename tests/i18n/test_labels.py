@@ -11,7 +11,7 @@ import pytest
 from cardgen.content import load_games
 from cardgen.i18n.labels import card_label, game_lookup, texts_lookup
 from cardgen.i18n.texts import Texts
-from cardgen.render.card import CardRenderer
+from cardgen.cards.card import CardRenderer
 from cardgen.rulebook.book import card_groups
 
 GAME = """\

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cardgen.errors import I18nError
+from cardgen.cards.textfit import card_fits
 from cardgen.i18n import check_strict, status
 from cardgen.i18n.catalog import domains
 from cardgen.i18n.po import read_catalog, render, update
@@ -47,7 +48,7 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
     total = len(_klepka(content).messages)
     assert missing | {"clar.tile-size.d", "card.prize-var.rule"} <= set(_klepka(content).messages)
     _write_en(content, fill)
-    (row,) = status(content, ["en"], ["klepka"])
+    (row,) = status(content, ["en"], ["klepka"], card_fits)
     assert row.total == total
     assert row.missing == 3
     assert row.fuzzy == 1
@@ -57,7 +58,7 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
     assert ("too long", "card.prize-var.rule") in {(k, key) for k, key, _ in row.problems}
     assert not row.complete
     with pytest.raises(I18nError) as failure:
-        check_strict(content, ["klepka"], ["en"])
+        check_strict(content, ["klepka"], ["en"], card_fits)
     assert "missing: rules.goal" in str(failure.value)
     assert "fuzzy: clar.tile-size.d" in str(failure.value)
     assert "too long: card.prize-var.rule" in str(failure.value)
@@ -76,7 +77,7 @@ def test_a_reference_to_an_unknown_card_is_broken(content):
 
 
 def test_the_real_translations_are_complete_and_fit():
-    rows = status(ROOT / "content", ["en", "de"])
+    rows = status(ROOT / "content", ["en", "de"], measure=card_fits)
     assert {r.domain for r in rows} == {"common", "card-football", "head-game", "himmel", "klepka"}
     for row in rows:
         assert (row.missing, row.fuzzy, row.too_long, row.broken) == (0, 0, 0, 0), row.problems[:5]

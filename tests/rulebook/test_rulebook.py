@@ -141,7 +141,7 @@ def test_other_games_have_no_answer_key(games):
 def test_the_answer_key_booklet_is_written_with_its_manifest_entry_deterministic_and_complete(
         games, monkeypatch, tmp_path):
     from cardgen.build import BuildOptions
-    from cardgen.rulebook.produce import answer_key_job
+    from cardgen.build.rulebooks import answer_key_job
 
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     game = games["head-game"]
@@ -167,7 +167,7 @@ def test_the_build_plans_one_rulebook_job_per_language_and_one_answer_key_job(ga
     """The rulebooks of a language share their card pictures, the answer keys their
     reference base: each group is one job, so no other worker draws or reads them again."""
     from cardgen.build import BuildOptions
-    from cardgen.rulebook.produce import plan
+    from cardgen.build.rulebooks import plan
 
     options = BuildOptions(content_dir=CONTENT, out_dir=tmp_path)
     head = plan(options, games["head-game"], ["ru", "en", "de"])

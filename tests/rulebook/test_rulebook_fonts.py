@@ -69,7 +69,7 @@ def test_a_font_file_broken_after_validation_is_refused_by_the_rulebook(tmp_path
 def test_characters_no_face_of_the_rulebook_has_warn_and_fail_when_strict(tmp_path):
     from cardgen.content import load_games
     from cardgen.errors import MissingGlyphError
-    from cardgen.render.fonts import glyph_log
+    from cardgen.cards.fonts import glyph_log
     from cardgen.rulebook import fonts
     from cardgen.rulebook.book import render_html
 

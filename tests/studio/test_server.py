@@ -146,7 +146,7 @@ def test_a_saved_po_file_changes_the_badges(studio, content):
 
 
 def test_a_saved_layout_redraws_only_the_cards_it_draws_and_a_broken_one_shows(tmp_path, content):
-    from cardgen.render.layout import TEMPLATES_DIR
+    from cardgen.cards.layout import TEMPLATES_DIR
 
     templates = tmp_path / "templates" / "cards"  # beside the content folder: the studio's layouts
     shutil.copytree(TEMPLATES_DIR, templates)
