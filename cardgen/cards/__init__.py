@@ -1,4 +1,4 @@
-"""Drawing cards: layouts as data, vector art, print-and-play sheets and print-shop files.
+"""Drawing one card: layouts as data, vector and raster art, text fitted to its box, cards as pictures.
 
 The public API for other parts of cardgen (the rulebook, reports):
 
