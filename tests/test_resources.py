@@ -67,7 +67,7 @@ def test_the_code_fingerprint_leaves_out_the_data_an_install_maps_into_the_packa
     """In a wheel, templates/ and examples/ sit inside the package: the build's code fingerprint
     must not change with them (they are inputs where a job reads them), so it is the same
     for the same cardgen whether installed or checked out."""
-    from cardgen import incremental
+    from cardgen.build import cache as incremental
 
     package = tmp_path / "cardgen"
     (package / "templates").mkdir(parents=True)
