@@ -17,6 +17,7 @@ from pydantic import BaseModel, ValidationError
 from cardgen.content import formats, memo
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
+from cardgen.content.safefile import leads_out
 from cardgen.content.translations import LOCALE_DIR, locale_messages
 from cardgen.content.yamlsource import YamlDocument, format_path, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator, NewerRule, shown_path
@@ -176,6 +177,10 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     """Load and check one game folder; raise :class:`ContentErrors` on any problem."""
     from cardgen.content import checks  # checks imports Game from here
 
+    if leads_out(game_dir):  # checked again at every file read: a folder swapped for a symlink later is refused too
+        raise ContentErrors([ContentError(
+            "the game folder is a symlink leading outside the content folder; nothing in it is read "
+            "(move the game into the content folder)", Locator(file=shown_path(game_dir, display_root)))])
     reader = _Reader(game_dir, display_root)
     game_doc = reader.document(GAME_FILE)
     if game_doc is not None:

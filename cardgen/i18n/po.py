@@ -134,7 +134,7 @@ def template(domain: Domain) -> Catalog:
 
 def write_template(domain: Domain) -> Path:
     path = domain.pot_path
-    write_bytes_atomic(path, render(template(domain)))
+    write_bytes_atomic(path, render(template(domain)), inside=domain.root.parent)  # never through a symlink
     return path
 
 
@@ -225,7 +225,7 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     report.created = existing is None
     data = render(catalog)
     if not path.is_file() or path.read_bytes() != data:
-        write_bytes_atomic(path, data)
+        write_bytes_atomic(path, data, inside=domain.root.parent)  # never through a symlink
     return report
 
 
