@@ -201,6 +201,9 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
 
     if meta is None or deck is None:
         raise ContentErrors(reader.errors)
+    runaway = _deck_over_budget(deck, meta)
+    if runaway is not None:  # before any check or drawing: each would take as long as the deck is big
+        raise ContentErrors(reader.errors + [runaway])
     from cardgen.content.fontfiles import shared_fonts
 
     game = Game(
@@ -308,6 +311,23 @@ class _Reader:
                 yield name, catalogue
 
 
+def _deck_over_budget(deck: tuple[list[Card], ExpandedCards], meta: GameMeta) -> ContentError | None:
+    """The error for a deck that prints more card faces (cards × copies × languages) than
+    :data:`~cardgen.content.budgets.MAX_CARD_FACES`, at the cards.yaml entry that prints most."""
+    from cardgen.content.budgets import MAX_CARD_FACES, card_faces
+
+    cards, expansion = deck
+    languages = len(dict.fromkeys([meta.source_language, *meta.languages]))
+    over = card_faces(((origin.entry, card.copies) for card, origin in zip(cards, expansion.origins)), languages)
+    if over is None:
+        return None
+    faces, entry, printed = over
+    return ContentError(
+        f"the deck prints {faces // languages:,} cards in {languages} language(s), {faces:,} card faces to check "
+        f"and draw (at most {MAX_CARD_FACES:,}); this entry prints {printed:,} of them (cards × copies)",
+        expansion.source.locate(("cards", entry)))
+
+
 def _expanded_deck(source: YamlDocument, errors: list[ContentError]) -> tuple[list[Card], ExpandedCards] | None:
     cards_file = _validated(source, CardsFile, errors)
     if cards_file is None:
@@ -411,6 +431,8 @@ def _expected_text(problem: dict[str, Any]) -> str:
     from cardgen.content.model import PATTERN_MEANINGS
 
     pattern = (problem.get("ctx") or {}).get("pattern")
+    if pattern is None:  # not a pattern at all (a key that is no text): pydantic's own words
+        return f"valid ({str(problem.get('msg', 'invalid')).lower()})"
     return PATTERN_MEANINGS.get(pattern, f"matching the pattern {pattern}")
 
 

@@ -329,6 +329,10 @@ class _Checker:
     # --- the walk ---
     def run(self) -> None:
         self.check_static()
+        from cardgen.content.budgets import symbol_problems
+
+        if any(symbol_problems(self.layout.symbols)):  # reported by check_static; each card would take as long
+            return
         for lang in self.languages:
             for card in self.game.cards:
                 try:
