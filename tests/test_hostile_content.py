@@ -288,6 +288,18 @@ def test_symbols_using_symbols_ten_times_over_are_refused_in_seconds(content, tm
     assert time.perf_counter() - started < 30
 
 
+def test_an_entry_drawing_a_big_symbol_many_times_is_refused(content, tmp_path):
+    layout = fan_out_layout(levels=4, width=20)  # s0: 16,420 shapes, inside the symbol budget
+    draws = "".join(f"      - {{type: draw, draw: s0, box: [{i}, 0, 10, 10]}}\n" for i in range(7))
+    layout = layout.replace("    elements:\n", "    elements:\n" + draws, 1)
+    (content / "mini" / "layout.yaml").write_text(layout, "utf-8")
+    started = time.perf_counter()
+    errors = clean_error(*run(content, "validate"), "layout.yaml:", "this entry draws 131,360 shapes on each card")  # 8 × 16,420
+    assert not any("symbol 's0'" in line for line in errors)
+    clean_error(*run(content, *BUILD, "--lang", "ru", "--out", str(tmp_path / "out")), "131,360 shapes")
+    assert time.perf_counter() - started < 30
+
+
 def test_symbol_shapes_are_counted_in_linear_time_with_parameters_and_loops():
     from cardgen.content.budgets import MAX_SYMBOL_SHAPES, symbol_shapes
 

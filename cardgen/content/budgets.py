@@ -8,7 +8,7 @@ product, counted from the content before a card is checked or drawn:
 
 * a deck's **card faces**: physical cards (designs × copies) × languages, for one game;
 * a symbol's **shapes**: its own shapes plus, for each ``use:``, every shape of the symbol it
-  uses, all the way down.
+  uses, all the way down; and a layout entry's: every shape its elements draw on one card.
 
 Each has one cap here, far above what a real game needs (the bundled games print 90-100
 cards in three languages, their biggest symbol is a few dozen shapes), and an error that
@@ -24,6 +24,8 @@ from typing import Any, Iterable, Mapping
 MAX_CARD_FACES = 50_000
 #: Shapes one symbol draws, ``use:`` expanded; a card's whole layout is a few hundred.
 MAX_SYMBOL_SHAPES = 20_000
+#: Shapes one layout entry draws on each card (its parts' elements and its own, symbols expanded).
+MAX_FACE_SHAPES = 100_000
 #: As deep as the renderer follows ``use:`` (cardgen.render.shapes): deeper is its own error.
 MAX_USE_DEPTH = 8
 
@@ -63,10 +65,7 @@ def symbol_shapes(symbols: Mapping[str, Any]) -> dict[str, int]:
         return sizes[key]
 
     def used(name: str, depth: int) -> int:
-        if "{" not in name:
-            return size(name, depth)
-        pattern = re.compile(re.sub(r"\\\{[^}]*\\\}", ".*", re.escape(name)))
-        return max((size(other, depth) for other in shapes if pattern.fullmatch(other)), default=0)
+        return max((size(other, depth) for other in _named(name, shapes)), default=0)
 
     def _count(items: Any, depth: int) -> int:
         total = 0
@@ -83,13 +82,44 @@ def symbol_shapes(symbols: Mapping[str, Any]) -> dict[str, int]:
     return {name: size(name, 0) for name in shapes}
 
 
-def symbol_problems(symbols: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
-    """(symbol name, message) for every symbol over :data:`MAX_SYMBOL_SHAPES`."""
-    for name, count in symbol_shapes(symbols).items():
+def _named(name: str, symbols: Mapping[str, Any]) -> list[str]:
+    """The symbols a name may mean: itself, or with ``{param}`` in it, every symbol it can become."""
+    if "{" not in name:
+        return [name] if name in symbols else []
+    pattern = re.compile(re.sub(r"\\\{[^}]*\\\}", ".*", re.escape(name)))
+    return [other for other in symbols if pattern.fullmatch(other)]
+
+
+def _shown(count: int) -> str:
+    return f"{count:,}" if count < MAX_SYMBOL_SHAPES * 1000 else f"more than {MAX_SYMBOL_SHAPES * 1000:,}"
+
+
+def layout_problems(layout: Any) -> Iterable[tuple[tuple, str]]:
+    """(path in the layout, message) for each symbol over :data:`MAX_SYMBOL_SHAPES` and each entry
+    of ``faces``/``backs`` over :data:`MAX_FACE_SHAPES`.  ``layout``: a loaded layout (its
+    ``symbols``, ``parts``, ``faces`` and ``backs``)."""
+    sizes = symbol_shapes(layout.symbols)
+    for name, count in sizes.items():
         if count > MAX_SYMBOL_SHAPES:
-            shown = f"{count:,}" if count < MAX_SYMBOL_SHAPES * 1000 else f"more than {MAX_SYMBOL_SHAPES * 1000:,}"
-            yield name, (f"symbol '{name}' draws {shown} shapes with its 'use:' expanded (at most "
-                         f"{MAX_SYMBOL_SHAPES:,}): symbols that each use the next several times multiply")
+            yield ("symbols", name), (f"symbol '{name}' draws {_shown(count)} shapes with its 'use:' expanded (at "
+                                      f"most {MAX_SYMBOL_SHAPES:,}): symbols that each use the next several times "
+                                      "multiply")
+    if any(count > MAX_SYMBOL_SHAPES for count in sizes.values()):
+        return  # the entries drawing them say nothing more
+
+    def drawn(element: Any) -> int:
+        names = [getattr(element, "draw", None), (getattr(element, "params", None) or {}).get("symbol")]
+        found = [sizes[name] for value in names if isinstance(value, str) for name in _named(value, sizes)]
+        return max(found, default=1)
+
+    for side in ("faces", "backs"):
+        for index, entry in enumerate(getattr(layout, side)):
+            elements = [el for part in entry.use for el in layout.parts.get(part, ())] + list(entry.elements)
+            total = sum(drawn(element) for element in elements)
+            if total > MAX_FACE_SHAPES:
+                yield (side, index), (f"this entry draws {_shown(total)} shapes on each card, symbols expanded (at "
+                                      f"most {MAX_FACE_SHAPES:,}): draw the big symbols fewer times")
 
 
-__all__ = ["MAX_CARD_FACES", "MAX_SYMBOL_SHAPES", "card_faces", "symbol_problems", "symbol_shapes"]
+__all__ = ["MAX_CARD_FACES", "MAX_FACE_SHAPES", "MAX_SYMBOL_SHAPES", "card_faces", "layout_problems",
+           "symbol_shapes"]

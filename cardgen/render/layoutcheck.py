@@ -329,9 +329,9 @@ class _Checker:
     # --- the walk ---
     def run(self) -> None:
         self.check_static()
-        from cardgen.content.budgets import symbol_problems
+        from cardgen.content import budgets
 
-        if any(symbol_problems(self.layout.symbols)):  # reported by check_static; each card would take as long
+        if any(budgets.layout_problems(self.layout)):  # reported by check_static; each card would take as long
             return
         for lang in self.languages:
             for card in self.game.cards:
