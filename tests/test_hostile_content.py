@@ -193,6 +193,20 @@ def test_a_game_folder_swapped_for_a_symlink_while_cardgen_runs_is_refused(conte
         read_capped(game / "game.yaml", root=game)
 
 
+def test_a_folder_swapped_between_the_check_and_the_open_is_caught_on_the_open_file(content, tmp_path, monkeypatch):
+    """The race itself: the path was checked while the game folder was real, then the folder became
+    a symlink out before the open.  The file actually opened is checked (by the kernel's path of it)."""
+    from cardgen.content import safefile
+
+    game = content / "mini"
+    elsewhere = tmp_path / "elsewhere"
+    shutil.move(game, elsewhere)
+    game.symlink_to(elsewhere)
+    monkeypatch.setattr(safefile, "inside", lambda path, root: True)  # the check, made before the swap
+    with pytest.raises(safefile.UnsafeFile, match="changed into a symlink"):
+        safefile.read_capped(game / "game.yaml", root=game)
+
+
 def test_a_game_folder_symlinked_inside_the_content_folder_still_reads(content):
     """A symlink that stays inside the content folder is no way out: a second name for a game."""
     from cardgen.content.safefile import inside, read_capped

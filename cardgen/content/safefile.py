@@ -6,6 +6,11 @@ through :func:`read_capped`.  ``Path.read_bytes`` on a FIFO blocks forever and o
 ``OSError``/``ValueError`` from deep inside; a symlink may lead out of the game folder.
 Each of these is an :class:`UnsafeFile` here, with a sentence the caller wraps in its own
 error type (content, i18n or render error) and locator.
+
+The fence (``root``) is checked twice: on the path before opening (every symlink followed, and
+a ``root`` that is itself a symlink leading out of its parent fences nothing in: a game folder
+or ``common/`` linked to elsewhere), and on the file actually opened, by the path the kernel
+holds for it, so a folder swapped for a symlink between the two is refused as well.
 """
 
 from __future__ import annotations
