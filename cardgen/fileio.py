@@ -41,6 +41,12 @@ complete; the rename is atomic on POSIX.
   lock on the target.  Without ``fcntl`` (Windows) every staging folder found is taken as
   stale: concurrent updates of one folder are not supported there.
 
+**Never through a symlink.**  A folder below the output folder that is a symlink may lead
+anywhere (a folder of the user's own): the commit reaches each folder one name at a time with
+``O_NOFOLLOW`` (:func:`folder_of`) and refuses, before anything moves, a plan whose files lie
+behind one (:class:`SymlinkInTheWay`).  One file written into the content folder
+(``atomic_output(..., inside=content)``: schemas, PO files, shared text) is refused the same way.
+
 Durability against power loss (``fsync``) is not a goal, here as before; surviving the
 death of the process is.
 """
