@@ -11,9 +11,34 @@ use (see ``cardgen.cli``).
 from __future__ import annotations
 
 import difflib
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
+
+
+#: Characters a terminal acts on instead of showing: C0 and C1 controls (escape sequences that
+#: retitle the window or clear the screen), DEL, and the marks that reorder text (bidi overrides).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: object, *, lines: bool = False) -> str:
+    """``text`` as an error message may show it: every control character written as an escape
+    (``\\x1b``, ``\\u202e``), so content never drives the terminal that shows its errors.
+    ``lines``: keep newlines and tabs (a message's own layout)."""
+    pattern = _CONTROL_BUT_LINES if lines else _CONTROL
+    return pattern.sub(_escape, str(text))
+
+
+_NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def _escape(match: re.Match) -> str:
+    code = ord(match.group())
+    if match.group() in _NAMED:
+        return _NAMED[match.group()]
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 @dataclass(frozen=True)
@@ -46,7 +71,7 @@ class Locator:
         ]
         if details:
             place = f"{place} ({', '.join(details)})" if place else ", ".join(details)
-        return place
+        return printable(place)  # a field is a key of the content: any text at all
 
     def with_(self, **changes) -> "Locator":
         return replace(self, **changes)
@@ -71,8 +96,10 @@ class CardgenError(Exception):
         self.locator = locator or Locator()
 
     def __str__(self) -> str:
+        # the one way user text reaches a terminal in an error: every message quotes content
         where = str(self.locator)
-        return f"{where}: {self.message}" if where else self.message
+        message = printable(self.message, lines=True)
+        return f"{where}: {message}" if where else message
 
 
 class ContentError(CardgenError):

@@ -41,6 +41,12 @@ complete; the rename is atomic on POSIX.
   lock on the target.  Without ``fcntl`` (Windows) every staging folder found is taken as
   stale: concurrent updates of one folder are not supported there.
 
+**Never through a symlink.**  A folder below the output folder that is a symlink may lead
+anywhere (a folder of the user's own): the commit reaches each folder one name at a time with
+``O_NOFOLLOW`` (:func:`folder_of`) and refuses, before anything moves, a plan whose files lie
+behind one (:class:`SymlinkInTheWay`).  One file written into the content folder
+(``atomic_output(..., inside=content)``: schemas, PO files, shared text) is refused the same way.
+
 Durability against power loss (``fsync``) is not a goal, here as before; surviving the
 death of the process is.
 """
@@ -75,15 +81,21 @@ class WriteError(CardgenError):
 
 
 @contextmanager
-def atomic_output(target: Path) -> Iterator[Path]:
+def atomic_output(target: Path, *, inside: Path | None = None) -> Iterator[Path]:
     """Yield a temporary path next to ``target``; rename it over ``target`` on success.
 
     Only a regular file (or nothing) is ever replaced: renaming over ``/dev/null``, a FIFO or
     a folder would replace the device with a file, so such a target is refused up front,
     before any work, and again just before the rename.  A folder that cannot be written
     is a :class:`WriteError` naming it, not a bare ``PermissionError`` on a temporary name.
+
+    ``inside``: the folder (the content folder) ``target`` must stay in, with no symlink on the
+    way below it (``inside`` itself may be one: the user named it): a ``schema/`` or ``common/``
+    linked to a folder elsewhere is refused, never written through.
     """
     target = Path(target)
+    if inside is not None:
+        check_no_symlink(target, inside)
     check_file_target(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -96,6 +108,8 @@ def atomic_output(target: Path) -> Iterator[Path]:
     try:
         yield tmp
         os.chmod(tmp, 0o644)
+        if inside is not None:
+            check_no_symlink(target, inside)
         check_file_target(target)
         try:
             os.replace(tmp, target)
@@ -121,21 +135,36 @@ def check_file_target(target: Path) -> None:
                          Locator(file=target))
 
 
+def check_no_symlink(target: Path, inside: Path) -> None:
+    """Raise WriteError unless ``target`` lies under ``inside`` with no symlink among the folders
+    between (the file itself, when a symlink, is replaced by the rename, never written through)."""
+    try:
+        rel = Path(target).relative_to(inside).as_posix()
+    except ValueError:
+        raise WriteError(f"will not write outside the folder {inside}", Locator(file=Path(target))) from None
+    if rel in ("", ".") or ".." in rel.split("/"):
+        raise WriteError(f"will not write outside the folder {inside}", Locator(file=Path(target)))
+    link = symlink_in_the_way(Path(inside), rel)
+    if link is not None:
+        raise WriteError(f"{link} is a symlink; cardgen never writes through a symlink in the folder {inside} "
+                         "(remove it, or make it a folder)", Locator(file=Path(target)))
+
+
 @contextmanager
-def atomic_binary(target: Path) -> Iterator[BinaryIO]:
+def atomic_binary(target: Path, *, inside: Path | None = None) -> Iterator[BinaryIO]:
     """Like :func:`atomic_output`, but yields an open binary file."""
-    with atomic_output(target) as tmp, open(tmp, "wb") as handle:
+    with atomic_output(target, inside=inside) as tmp, open(tmp, "wb") as handle:
         yield handle
 
 
-def write_bytes_atomic(target: Path, data: bytes) -> Path:
-    with atomic_binary(target) as handle:
+def write_bytes_atomic(target: Path, data: bytes, *, inside: Path | None = None) -> Path:
+    with atomic_binary(target, inside=inside) as handle:
         handle.write(data)
     return target
 
 
-def write_text_atomic(target: Path, text: str) -> Path:
-    return write_bytes_atomic(target, text.encode("utf-8"))
+def write_text_atomic(target: Path, text: str, *, inside: Path | None = None) -> Path:
+    return write_bytes_atomic(target, text.encode("utf-8"), inside=inside)
 
 
 @dataclass(frozen=True)
@@ -219,27 +248,91 @@ def _shown(folder: Path, target: Path) -> str:
     return str(target) if folder == target else f"{target}/{folder.relative_to(target).as_posix()}"
 
 
+class SymlinkInTheWay(OSError):
+    """A folder on the way to a file of the output is a symlink: cardgen never writes, moves or
+    deletes through one (it may lead anywhere: a folder of the user's own, another disk)."""
+
+    def __init__(self, top: Path, rel: str):
+        super().__init__(f"{_shown(top / rel, top)} is a symlink; cardgen never writes or deletes through "
+                         "a symlink in the output folder (remove it, or make it a folder)")
+        self.rel = rel
+
+
+def symlink_in_the_way(top: Path, rel: str) -> str | None:
+    """The first folder of ``rel`` (a relative POSIX path of a file under ``top``) that is a
+    symlink, as a path relative to ``top``; None when there is none (missing folders are fine).
+    ``top`` itself may be a symlink: the user named it."""
+    parts = rel.split("/")[:-1]
+    for depth in range(1, len(parts) + 1):
+        here = top.joinpath(*parts[:depth])
+        if os.path.islink(here):
+            return "/".join(parts[:depth])
+        if not os.path.lexists(here):
+            return None
+    return None
+
+
+@contextmanager
+def folder_of(top: Path, rel: str, *, create: bool) -> Iterator[int | None]:
+    """An open descriptor of the folder that holds ``rel`` under ``top``, reached one name at a
+    time without following a symlink (``O_NOFOLLOW``): a folder swapped for a symlink after any
+    earlier check is refused here, where the file is moved or deleted.  Missing folders are
+    made (``create``) or give None.  Raises :class:`SymlinkInTheWay`."""
+    parts = rel.split("/")[:-1]
+    flags = os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_NOFOLLOW", 0)
+    fd = os.open(top, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for depth, name in enumerate(parts, start=1):
+            try:
+                try:
+                    child = os.open(name, flags, dir_fd=fd)
+                except FileNotFoundError:
+                    if not create:
+                        os.close(fd)
+                        fd = -1
+                        break
+                    try:
+                        os.mkdir(name, dir_fd=fd)
+                    except FileExistsError:  # made meanwhile (or a symlink put there): opened below
+                        pass
+                    child = os.open(name, flags, dir_fd=fd)
+            except OSError:  # ELOOP or ENOTDIR: a symlink (O_NOFOLLOW), or a file in the way
+                if os.path.islink(top.joinpath(*parts[:depth])):
+                    raise SymlinkInTheWay(top, "/".join(parts[:depth])) from None
+                raise
+            os.close(fd)
+            fd = child
+        yield fd if fd >= 0 else None
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
 def _apply(target: Path, staging: Path, plan: CommitPlan) -> tuple[int, int]:
     """Carry out ``plan``; every step can be repeated, so this also rolls a journal forward.
-    Returns how many files it moved and deleted (a step done before is not counted)."""
+    Returns how many files it moved and deleted (a step done before is not counted).
+
+    Every file is put in place and deleted through the descriptor of its folder reached
+    without following symlinks (:func:`folder_of`), so nothing lands or goes outside ``target``."""
     done = [0, 0]
 
     def move(rel: str) -> None:
         source = staging / rel
         if source.is_file():  # else moved already by the interrupted run
-            destination = target / rel
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(source, destination)
+            with folder_of(target, rel, create=True) as folder:
+                os.replace(source, rel.rsplit("/", 1)[-1], dst_dir_fd=folder)
             done[0] += 1
 
     for rel in plan.moves:
         move(rel)
     for rel in plan.remove:
-        try:
-            (target / rel).unlink()
-            done[1] += 1
-        except FileNotFoundError:  # deleted already by the interrupted run
-            pass
+        with folder_of(target, rel, create=False) as folder:
+            if folder is not None:
+                try:
+                    os.unlink(rel.rsplit("/", 1)[-1], dir_fd=folder)
+                    done[1] += 1
+                except FileNotFoundError:  # deleted already by the interrupted run
+                    pass
         _remove_empty_folders(target, rel)
     if plan.last:
         move(plan.last)
@@ -247,10 +340,13 @@ def _apply(target: Path, staging: Path, plan: CommitPlan) -> tuple[int, int]:
 
 
 def _remove_empty_folders(target: Path, rel: str) -> None:
-    """The folders of a deleted file that it leaves empty (``png-mpc/`` after its last PNG), up to ``target``."""
+    """The folders of a deleted file that it leaves empty (``png-mpc/`` after its last PNG), up to
+    ``target``; never a symlink's (rmdir fails on one), never through one."""
     parts = rel.split("/")[:-1]
     while parts:
         folder = target.joinpath(*parts)
+        if symlink_in_the_way(target, "/".join(parts) + "/-") is not None:
+            return
         try:
             folder.rmdir()
         except OSError:
@@ -296,7 +392,11 @@ def recover(target: Path, *, skip: Path | None = None, target_locked: bool = Fal
             try:
                 journal = folder / JOURNAL
                 if journal.is_file() and target.is_dir():
-                    moved, deleted = _apply(target, folder, _read_journal(journal))
+                    try:
+                        moved, deleted = _apply(target, folder, _read_journal(journal))
+                    except OSError as error:  # a symlink put in the way since: finish nothing through it
+                        raise RenderError(f"cannot finish the interrupted commit of an earlier build ({error})",
+                                          Locator(file=target)) from None
                     notes.append(f"finished the interrupted commit of an earlier build into {target} "
                                  f"({moved} file(s) put in place" + (f", {deleted} removed" if deleted else "") + ")")
                 else:
@@ -436,6 +536,10 @@ class StagedUpdate:
     def _check(self, plan: CommitPlan) -> None:
         """Refuse, before anything moves, a plan that could only fail half-way."""
         problems: list[str] = []
+        for rel in (*plan.moves, *([plan.last] if plan.last else []), *plan.remove):
+            link = symlink_in_the_way(self.target, _safe_relpath(rel))
+            if link is not None:
+                problems.append(str(SymlinkInTheWay(self.target, link)))
         for rel in (*plan.moves, *([plan.last] if plan.last else [])):
             _safe_relpath(rel)
             if not (self.path / rel).is_file():
@@ -450,6 +554,7 @@ class StagedUpdate:
         for rel in plan.remove:
             _safe_relpath(rel)
         problems += self._unwritable_folders(plan)
+        problems = list(dict.fromkeys(problems))  # one symlink in the way of many files is said once
         if problems:
             raise RenderError(f"cannot put the built files in place, nothing was changed: {'; '.join(problems[:5])}",
                               Locator(file=self.target))

@@ -11,6 +11,7 @@ line.  The totals by file and outcome are printed (`pytest -s` shows them).
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import shutil
@@ -346,3 +347,248 @@ def test_fuzzed_images_get_only_clean_errors(tmp_path, monkeypatch):
     errors = sum(count for (_, _, outcome), count in totals.items() if outcome == "clean error")
     assert errors >= IMAGE_CASES // 4, "hardly any mutation was refused: the fuzz proves little"
     assert any(step == "build" for _, step, _ in totals), "no mutated image validated: the build went untried"
+
+
+# --- issue 28: hostile classes, the content half ------------------------------------------------------
+# Each class makes a case from the mini game: a symlink at some level of the content or output folder
+# (out of it, or staying inside), YAML scalars that read as dates and numbers, control characters,
+# generator and symbol fan-out, PO multi-line msgctxt and charsets, SVG encodings and numbers.  Every
+# case must end cleanly in time; a symlink out of the content folder must never let validate pass, one
+# staying inside must; a symlink in the output folder must leave the folder it leads to untouched.
+
+HOSTILE_SEED = 28
+HOSTILE_CASES_PER_CLASS = 16
+HOSTILE_SECONDS = 20
+#: what is linked (relative to the game folder; "@game" is the game folder, "common/..." the content's)
+LINKED = ["@game", "layout.yaml", "game.yaml", "cards.yaml", "text", "text/ru.yaml", "art", "art/two.svg",
+          "locale", "locale/en.po", "common", "common/text", "common/text/en.yaml", "common/locale",
+          "common/locale/de.po"]
+OUT_LINKED = ["mini", "mini/ru", "mini/ru/png-tgc"]
+SCALARS = ["2001-02-30", "2001-13-01", "2001-02-28 25:00:00", "0x_", "0b_", "-0x_", "+0b_", "0x", "0b",
+           "1_000", "0o17", "0_", "1:30", "190:20:30", ".inf", "-.nan", "1e400", "2001-01-01", "2001-01-01t01:01:01z",
+           "~", "null", "yes", "off", "2001-1-1", "0777", "0x1F", "1__0"]
+CONTROLS = ["\x00", "\x01", "\x07", "\x08", "\x0b", "\x0c", "\x1b", "\x1b[2J", "\x7f", "\x85", "\x9b", "\u2028",
+            "\u202e", "\ufeff", "\ufffe", "\r"]
+CHARSETS = ["UTF-8", "utf8", "ISO-8859-1", "latin-1", "cp1252", "KOI8-R", "ASCII", "x-nosuch", "CHARSET", "utf-16"]
+ENCODINGS = ["utf-8", "latin-1", "koi8-r", "utf-16", "cp1252"]
+SVG_ENCODINGS = ["UTF-8", "utf-16", "ISO-8859-1", "x-nosuch", "rot13", "base64", "idna", "utf-7", "UTF-32", "ebcdic",
+                 "cp500", "", "us-ascii"]
+SVG_NUMBERS = ["1e-300", "1e300", "1e-7", "1e-6", "-0", "0", "nan", "inf", "-1", "1e6", "1e7", "1e-320", "0.5"]
+
+
+def _hostile_symlink(rng: random.Random, game: Path, tmp_path: Path, out: Path) -> tuple[str, dict]:
+    """A symlink somewhere: returns what it did and what the case expects."""
+    content = game.parent
+    if rng.random() < 0.25:  # the output side: a folder of the output a symlink to a folder of the user's
+        rel = rng.choice(OUT_LINKED)
+        foreign = tmp_path / f"foreign-{rng.randrange(10 ** 9)}"
+        foreign.mkdir()
+        (foreign / "thesis.pdf").write_bytes(b"%PDF-1.4 not cardgen's\n")
+        where = out / rel
+        if where.is_dir() and not where.is_symlink():
+            shutil.rmtree(where)
+        where.parent.mkdir(parents=True, exist_ok=True)
+        where.symlink_to(foreign)
+        return f"out/{rel} -> foreign", {"foreign": foreign, "restore": where}
+    rel = rng.choice(LINKED)
+    (content / "common" / "text").mkdir(parents=True, exist_ok=True)
+    (content / "common" / "text" / "en.yaml").write_text(
+        (ROOT / "cardgen" / "common" / "text" / "en.yaml").read_text("utf-8"), "utf-8")
+    (content / "common" / "locale").mkdir(parents=True, exist_ok=True)
+    (content / "common" / "locale" / "de.po").write_text(PO.split("\n\n")[0] + "\n", "utf-8")
+    path = game if rel == "@game" else (content / rel if rel.startswith("common") else game / rel)
+    outward = rng.random() < 0.6
+    if outward:
+        away = tmp_path / f"away-{rng.randrange(10 ** 9)}" / path.name
+    else:  # a second name inside the same folder (a hidden one, which no glob reads): no way out
+        away = path.parent / ".real" / path.name
+    away.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(path, away)
+    path.symlink_to(away)
+    return f"{rel} -> {'outside' if outward else 'inside'}", {"outward": outward}
+
+
+def _hostile_scalar(rng: random.Random, game: Path) -> str:
+    target = rng.choice(["game.yaml", "cards.yaml", "text/ru.yaml", "layout.yaml"])
+    path = game / target
+    lines = path.read_text("utf-8").splitlines(keepends=True)
+    scalar = rng.choice(SCALARS)
+    i = rng.randrange(len(lines))
+    indent = re.match(r"[ -]*", lines[i]).group(0).replace("-", " ")
+    line = f"{indent}{scalar}: 1\n" if rng.random() < 0.5 else f"{indent}odd_value: {scalar}\n"
+    if rng.random() < 0.3:  # or in place of a value that is there
+        numbers = list(re.finditer(r"(?<=: )[\w#.\"-]+", lines[i]))
+        if numbers:
+            m = rng.choice(numbers)
+            line = lines[i][:m.start()] + scalar + lines[i][m.end():]
+            del lines[i]
+    lines.insert(i, line)
+    path.write_text("".join(lines), "utf-8")
+    return f"{target}: {scalar!r}"
+
+
+def _hostile_control(rng: random.Random, game: Path) -> str:
+    target = rng.choice(["game.yaml", "cards.yaml", "text/ru.yaml", "layout.yaml", "locale/en.po", "art/two.svg"])
+    path = game / target
+    text = path.read_text("utf-8")
+    at = rng.randrange(len(text))
+    character = rng.choice(CONTROLS)
+    path.write_text(text[:at] + character + text[at:], "utf-8")
+    return f"{target}: {character!r} at {at}"
+
+
+def _hostile_fan_out(rng: random.Random, game: Path) -> str:
+    if rng.random() < 0.5:
+        size, copies = rng.choice([10, 300, 3000, 9900]), rng.choice([1, 2, 10, 100, 1000])
+        if size == 9900:  # 9,900 designs are allowed and take their time to check: only over the budget here
+            copies = max(copies, 10)
+        cards = game / "cards.yaml"
+        cards.write_text(cards.read_text("utf-8") + (
+            "  - generate:\n"
+            f"      n: {{from: 1, to: {size}}}\n"
+            "    card:\n"
+            '      id: "gen-{n}"\n'
+            "      group: numbers\n"
+            f"      copies: {copies}\n"
+            "      back: main\n"
+            "      attrs: {value: 1}\n"), "utf-8")
+        meta = game / "game.yaml"  # the composition adds up: only the budget can refuse the deck
+        text = meta.read_text("utf-8").replace("total_cards: 6", f"total_cards: {6 + size * copies}")
+        meta.write_text(text.replace("    cards: 4\n", f"    cards: {4 + size * copies}\n", 1), "utf-8")
+        return f"generator {size} x {copies}"
+    levels, width = rng.choice([2, 4, 6, 9, 12]), rng.choice([1, 3, 10, 40])
+    lines = ["symbols:"]
+    for i in range(levels):
+        inner = ", ".join(f"{{use: f{i + 1}, box: [0, 0, 10, 10]}}" for _ in range(width)) if i < levels - 1 \
+            else '{rect: [1, 1, 8, 8], fill: "#000000"}'
+        lines.append(f"  f{i}: {{viewbox: [10, 10], shapes: [{inner}]}}")
+    layout = game / "layout.yaml"
+    text = layout.read_text("utf-8")
+    assert "\n    elements:" in text
+    text = text.replace("\n    elements:", "\n    elements:\n      - {type: draw, draw: f0, box: [2, 2, 10, 10]}", 1)
+    layout.write_text(text + "\n".join(lines) + "\n", "utf-8")
+    return f"symbols {levels} deep, {width} wide"
+
+
+def _hostile_po(rng: random.Random, game: Path) -> str:
+    path = game / "locale" / "en.po"
+    text = PO
+    how = rng.choice(["split", "duplicate-split", "charset", "charset", "split-escape"])
+    if how in ("split", "duplicate-split", "split-escape"):
+        key = rng.choice(["card.one.name", "card.swap.name", "game.title"])
+        cut = rng.randrange(len(key) + 1)
+        split = f'msgctxt "{key[:cut]}"\n"{key[cut:]}"' if how != "split-escape" else f'msgctxt ""\n"{key[:cut]}\\t{key[cut:]}"'
+        if how == "duplicate-split":
+            text += f'\n{split}\nmsgid "x"\nmsgstr "y"\n'
+        else:
+            text = text.replace(f'msgctxt "{key}"', split)
+        path.write_text(text, "utf-8")
+        return f"{how} {key}"
+    charset, encoding = rng.choice(CHARSETS), rng.choice(ENCODINGS)
+    text = text.replace("charset=UTF-8", f"charset={charset}").replace('msgstr "One"', 'msgstr "Überjoker"')
+    try:
+        path.write_bytes(text.encode(encoding))
+    except UnicodeEncodeError:
+        path.write_bytes(text.encode(encoding, "replace"))
+    return f"charset {charset} in {encoding}"
+
+
+def _hostile_svg(rng: random.Random, game: Path) -> str:
+    path = game / "art" / "two.svg"
+    if rng.random() < 0.5:
+        encoding = rng.choice(SVG_ENCODINGS)
+        declaration = f'<?xml version="1.0" encoding="{encoding}"?>\n'
+        body = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="5" height="5" fill="#aa0000"/></svg>\n'
+        data = (declaration + body).encode("utf-8")
+        if rng.random() < 0.3 and encoding.lower() in ("utf-16", "utf-32"):
+            data = (declaration + body).encode(encoding.lower())
+        path.write_bytes(data)
+        return f"SVG encoding {encoding!r}"
+    attribute = rng.choice(["viewBox", "size", "rect", "transform"])
+    a, b = rng.choice(SVG_NUMBERS), rng.choice(SVG_NUMBERS)
+    root = {"viewBox": f'viewBox="0 0 {a} {b}"', "size": f'width="{a}" height="{b}"'}.get(attribute, 'viewBox="0 0 10 10"')
+    shape = {"rect": f'<rect x="{a}" y="0" width="{b}" height="5"/>',
+             "transform": f'<g transform="scale({a}) translate({b} 0)"><rect width="5" height="5"/></g>'
+             }.get(attribute, '<rect width="5" height="5"/>')
+    path.write_text(f'<svg xmlns="http://www.w3.org/2000/svg" {root}>{shape}</svg>\n', "utf-8")
+    return f"SVG {attribute} {a} {b}"
+
+
+def _tree_no_follow(folder: Path) -> dict[str, bytes]:
+    found = {}
+    for top, dirs, names in os.walk(folder):
+        for name in dirs + names:
+            path = Path(top) / name
+            if path.is_symlink():
+                found[str(path.relative_to(folder))] = b"-> " + os.readlink(path).encode()
+            elif path.is_file():
+                found[str(path.relative_to(folder))] = path.read_bytes()
+    return found
+
+
+HOSTILE_CLASSES = ["symlink", "scalar", "control", "fan-out", "po", "svg"]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def test_fuzzed_hostile_classes_get_only_clean_errors(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    rng = random.Random(HOSTILE_SEED)
+    runner = CliRunner()
+    pristine = tmp_path / "pristine"
+    _base(pristine)
+    totals: Counter = Counter()
+    bad: list[str] = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for number in range(HOSTILE_CASES_PER_CLASS * len(HOSTILE_CLASSES)):
+            kind = HOSTILE_CLASSES[number % len(HOSTILE_CLASSES)]
+            content = tmp_path / f"hostile-{number}"
+            game = _base(content)
+            out = tmp_path / f"hostile-out-{number}"
+            if kind == "symlink":
+                first = runner.invoke(cli, ["--content", str(pristine), *BUILD, "--out", str(out)])
+                assert first.exit_code == 0, first.output
+            expect: dict = {}
+            if kind == "symlink":
+                what, expect = _hostile_symlink(rng, game, tmp_path, out)
+            else:
+                what = {"scalar": _hostile_scalar, "control": _hostile_control, "fan-out": _hostile_fan_out,
+                        "po": _hostile_po, "svg": _hostile_svg}[kind](rng, game)
+            foreign = expect.get("foreign")
+            outside_before = _tree_no_follow(foreign) if foreign else None
+            before = _tree_no_follow(out) if out.exists() else {}
+            started = time.perf_counter()
+            step = "validate"
+            signal.alarm(HOSTILE_SECONDS)
+            try:
+                checked = runner.invoke(cli, ["--content", str(content), "validate"])
+                outcome = _outcome(checked)
+                # fan-out within budget is real work (thousands of cards or shapes): validate only
+                if outcome == "ok" and kind != "fan-out":
+                    step = "build"
+                    built = runner.invoke(cli, ["--content", str(content), *BUILD, "--out", str(out)])
+                    outcome = _outcome(built)
+                    if outcome != "ok" and _tree_no_follow(out) != before:
+                        outcome = "failed build changed the output folder"
+            except CaseTimeout:
+                outcome = f"no end within {HOSTILE_SECONDS} s"
+            finally:
+                signal.alarm(0)
+            if expect.get("outward") is True and step == "build":
+                outcome = "a symlink out of the content folder was read (validate passed)"
+            if expect.get("outward") is False and step == "validate" and outcome == "clean error":
+                outcome = f"a symlink inside the content folder was refused: {checked.output.strip()[:200]}"
+            if foreign is not None and _tree_no_follow(foreign) != outside_before:
+                outcome = "the folder a symlink of the output leads to was changed"
+            totals[(kind, step, outcome if outcome in ("ok", "clean error") else "BAD")] += 1
+            if outcome not in ("ok", "clean error"):
+                bad.append(f"case {number} ({kind}: {what}, {step}, {time.perf_counter() - started:.1f} s): {outcome}")
+            shutil.rmtree(content, ignore_errors=True)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    print(f"\nhostile fuzz: {HOSTILE_CASES_PER_CLASS} cases per class (seed {HOSTILE_SEED})")
+    for (kind, step, outcome), count in sorted(totals.items()):
+        print(f"  {kind:8} {step:9} {outcome:12} {count:4}")
+    assert not bad, f"{len(bad)} case(s) without a clean end:\n\n" + "\n\n".join(bad[:10])
+    for kind in HOSTILE_CLASSES:  # each class both refused something and let something through
+        assert totals[(kind, "validate", "clean error")] + totals[(kind, "build", "clean error")] > 0, kind

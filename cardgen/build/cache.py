@@ -49,6 +49,7 @@ from typing import Any, Iterable
 
 from cardgen import resources
 from cardgen.content.safefile import UnsafeFile, read_capped
+from cardgen.fileio import folder_of
 
 #: Options that choose which jobs run (or how), never what a job writes: not inputs.  The
 #: printers, the default shop PNGs' profile and the tabletop formats are among them because
@@ -90,7 +91,9 @@ def _digest(payload: Any) -> str:
 def _file_digest(path: Path, root: Path | None = None) -> str:
     """The SHA-256 of a file inside ``root`` (a symlink out of it is not followed)."""
     try:
-        return hashlib.sha256(read_capped(path, MAX_HASHED_BYTES, root=root)).hexdigest()
+        # the roots here are top folders (content, templates), symlinked wherever a user likes
+        fence = Path(os.path.realpath(root)) if root is not None else None
+        return hashlib.sha256(read_capped(path, MAX_HASHED_BYTES, root=fence)).hexdigest()
     except UnsafeFile as problem:  # a FIFO, a huge file: its state is the input (the job reports it)
         return f"unreadable: {problem}"
 
@@ -306,8 +309,13 @@ def on_disk(out_dir: Path, entry: dict[str, Any]) -> bool:
         return False
     digest = hashlib.sha256()
     try:
-        # opened without blocking or following a symlink, checked on the handle: never a FIFO or device
-        fd = os.open(out_dir / path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        # opened without blocking or following a symlink (on the way either: cardgen.fileio.folder_of),
+        # checked on the handle: never a FIFO or device, never a file outside the output folder
+        with folder_of(out_dir, path, create=False) as folder:
+            if folder is None:
+                return False
+            fd = os.open(path.rsplit("/", 1)[-1], os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0),
+                         dir_fd=folder)
         with os.fdopen(fd, "rb") as handle:  # no cap: our own files, as big as a game makes them
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
                 return False

@@ -111,7 +111,8 @@ def read_layout_file(path: Path, display: Path | None = None) -> tuple["YamlDocu
     """
     from cardgen.content.yamlsource import read_yaml
 
-    doc = read_yaml(path, display)  # positions, size cap, no tags or merge keys
+    # positions, size cap, no tags or merge keys; a game's own layout never through a symlink out of it
+    doc = read_yaml(path, display, root=path.parent if path.name == LAYOUT_IN_GAME else None)
     if not isinstance(doc.data, dict):
         raise ContentError("expected a mapping of keys at the top of the layout file", doc.locate(()))
     try:
@@ -139,8 +140,14 @@ def _read(path: Path) -> tuple["YamlDocument", LayoutFile]:
 
 def layout_path(game_root: Path, game_id: str, templates_dir: Path | None = None) -> Path:
     """Where the layout of a game comes from: its folder, then templates, then the default."""
+    from cardgen.content.safefile import inside
+
     templates_dir = templates_dir or TEMPLATES_DIR
-    for candidate in (game_root / LAYOUT_IN_GAME, templates_dir / f"{game_id}.yaml", templates_dir / DEFAULT_LAYOUT):
+    own = game_root / LAYOUT_IN_GAME
+    if (own.is_file() or own.is_symlink()) and not inside(own, game_root):
+        raise RenderError(f"{LAYOUT_IN_GAME} lies outside the game folder (through a symlink); a layout is "
+                          "read from inside the game folder only", Locator(file=own))
+    for candidate in (own, templates_dir / f"{game_id}.yaml", templates_dir / DEFAULT_LAYOUT):
         if candidate.is_file():
             return candidate
     raise RenderError(f"no layout for game '{game_id}' (looked in {game_root} and {templates_dir})")

@@ -243,6 +243,10 @@ class _Checker:
     # --- the walk ---
     def run(self) -> None:
         self.check_static()
+        from cardgen.content import budgets
+
+        if any(budgets.layout_problems(self.layout)):  # reported by check_static; each card would take as long
+            return
         for lang in self.languages:
             for card in self.game.cards:
                 try:

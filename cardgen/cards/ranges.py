@@ -189,6 +189,9 @@ def layout_problems(layout, *, params: bool = True) -> Iterator[tuple[tuple, str
         for where, shape in shapes_with_paths(symbol.shapes, base):
             for key, message in shape_problems(shape):
                 yield where + key, f"symbol '{name}': {message}"
+    from cardgen.content import budgets
+
+    yield from budgets.layout_problems(layout)  # the products of 'use:' fan-outs: counted, never drawn
 
 
 def symbol_base(layout, name: str) -> tuple:

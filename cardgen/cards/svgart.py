@@ -32,6 +32,9 @@ MAX_DEPTH = 32
 MAX_ELEMENTS = 20_000
 #: Coordinates beyond this are a typo, not art (and keep reportlab's numbers finite).
 MAX_COORDINATE = 1e6
+#: The smallest width or height of a view box: drawn into a card box it is scaled up by the box
+#: over it, and a factor beyond 1e20 is a number no PDF writes (reportlab fails in the build).
+MIN_VIEW_SIZE = 1e-6
 
 NAMED = {
     "black": "#000000", "white": "#ffffff", "red": "#ff0000", "green": "#008000", "blue": "#0000ff",
@@ -98,6 +101,9 @@ def _parse(data: bytes, art: _Art) -> _Node:
     except expat.ExpatError as exc:
         raise RenderError(f"cannot read SVG art: {expat.errors.messages[exc.code]}",
                           Locator(file=art.path, line=exc.lineno, column=exc.offset + 1)) from None
+    except (LookupError, ValueError) as exc:  # the XML declaration names an encoding Python has no codec for
+        raise RenderError(f"cannot read SVG art: {exc}; write the file in UTF-8",
+                          Locator(file=art.path, line=parser.CurrentLineNumber or 1)) from None
     if not roots:
         raise art.error("not an SVG file (no element)")
     return roots[0]
@@ -309,6 +315,8 @@ def load_svg(path: Path) -> Symbol:
         what = "width and height of <svg>"
     if width <= 0 or height <= 0:
         raise art.error(f"{what} must be greater than 0, found {width:g} x {height:g}", root)
+    if width < MIN_VIEW_SIZE or height < MIN_VIEW_SIZE:
+        raise art.error(f"{what} must be at least {MIN_VIEW_SIZE:g}, found {width:g} x {height:g}", root)
     shapes = _shapes(root, {}, art)
     if min_x or min_y:
         shapes = [{"group": shapes, "translate": [-min_x, -min_y]}]

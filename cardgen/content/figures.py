@@ -81,9 +81,8 @@ def checked_image(game_root: Path, name: str) -> Path:
         raise ImageProblem("no file named between the parentheses")
     if Path(name).is_absolute() or "://" in name or name.startswith("data:"):
         raise ImageProblem(f"'{name}' is not a path relative to the game folder (like art/diagram.svg)")
-    root = game_root.resolve()
-    path = root / name
-    if not inside(path, root):
+    path = game_root.resolve() / name
+    if not inside(game_root / name, game_root):
         raise ImageProblem(f"'{name}' lies outside the game folder")
     kind = TYPES.get(path.suffix.lower())
     if kind is None:

@@ -209,7 +209,7 @@ def shared_fonts(content_dir: Path, display_root: Path | None = None, *, check: 
         return {}, []
     errors: list[ContentError] = []
     try:
-        doc = read_yaml(path, shown_path(path, display_root), root=content_dir)
+        doc = read_yaml(path, shown_path(path, display_root), root=folder)
     except ContentError as exc:
         return {}, [exc]
     parsed = validate_document(doc, FontsFile, errors)

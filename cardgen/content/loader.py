@@ -16,6 +16,7 @@ from cardgen.content import formats, memo
 from cardgen.content.generators import ExpandedCards, expand_cards
 from cardgen.content.model import Card, CardsFile, GameMeta, MessagesFile
 from cardgen.content.modelcheck import M, check_now, validate_document
+from cardgen.content.safefile import leads_out
 from cardgen.content.translations import LOCALE_DIR, locale_messages
 from cardgen.content.yamlsource import YamlDocument, read_yaml
 from cardgen.errors import ContentError, ContentErrors, Locator, NewerRule, shown_path
@@ -174,6 +175,10 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
     """Load and check one game folder; raise :class:`ContentErrors` on any problem."""
     from cardgen.content import checks  # checks imports Game from here
 
+    if leads_out(game_dir):  # checked again at every file read: a folder swapped for a symlink later is refused too
+        raise ContentErrors([ContentError(
+            "the game folder is a symlink leading outside the content folder; nothing in it is read "
+            "(move the game into the content folder)", Locator(file=shown_path(game_dir, display_root)))])
     reader = _Reader(game_dir, display_root)
     game_doc = reader.document(GAME_FILE)
     if game_doc is not None:
@@ -194,6 +199,9 @@ def load_game(game_dir: Path, display_root: Path | None = None) -> Game:
 
     if meta is None or deck is None:
         raise ContentErrors(reader.errors)
+    runaway = _deck_over_budget(deck, meta)
+    if runaway is not None:  # before any check or drawing: each would take as long as the deck is big
+        raise ContentErrors(reader.errors + [runaway])
     from cardgen.content.fontfiles import shared_fonts
 
     game = Game(
@@ -299,6 +307,23 @@ class _Reader:
             catalogue = self.model(name, MessagesFile)
             if catalogue is not None:
                 yield name, catalogue
+
+
+def _deck_over_budget(deck: tuple[list[Card], ExpandedCards], meta: GameMeta) -> ContentError | None:
+    """The error for a deck that prints more card faces (cards × copies × languages) than
+    :data:`~cardgen.content.budgets.MAX_CARD_FACES`, at the cards.yaml entry that prints most."""
+    from cardgen.content.budgets import MAX_CARD_FACES, card_faces
+
+    cards, expansion = deck
+    languages = len(dict.fromkeys([meta.source_language, *meta.languages]))
+    over = card_faces(((origin.entry, card.copies) for card, origin in zip(cards, expansion.origins)), languages)
+    if over is None:
+        return None
+    faces, entry, printed = over
+    return ContentError(
+        f"the deck prints {faces // languages:,} cards in {languages} language(s), {faces:,} card faces to check "
+        f"and draw (at most {MAX_CARD_FACES:,}); this entry prints {printed:,} of them (cards × copies)",
+        expansion.source.locate(("cards", entry)))
 
 
 def _expanded_deck(source: YamlDocument, errors: list[ContentError]) -> tuple[list[Card], ExpandedCards] | None:

@@ -107,6 +107,8 @@ def _expected_text(problem: dict[str, Any]) -> str:
     from cardgen.content.model import PATTERN_MEANINGS
 
     pattern = (problem.get("ctx") or {}).get("pattern")
+    if pattern is None:  # not a pattern at all (a key that is no text): pydantic's own words
+        return f"valid ({str(problem.get('msg', 'invalid')).lower()})"
     return PATTERN_MEANINGS.get(pattern, f"matching the pattern {pattern}")
 
 

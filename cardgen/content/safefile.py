@@ -6,6 +6,11 @@ through :func:`read_capped`.  ``Path.read_bytes`` on a FIFO blocks forever and o
 ``OSError``/``ValueError`` from deep inside; a symlink may lead out of the game folder.
 Each of these is an :class:`UnsafeFile` here, with a sentence the caller wraps in its own
 error type (content, i18n or render error) and locator.
+
+The fence (``root``) is checked twice: on the path before opening (every symlink followed, and
+a ``root`` that is itself a symlink leading out of its parent fences nothing in: a game folder
+or ``common/`` linked to elsewhere), and on the file actually opened, by the path the kernel
+holds for it, so a folder swapped for a symlink between the two is refused as well.
 """
 
 from __future__ import annotations
@@ -36,11 +41,38 @@ def check_name(name: str) -> None:
 
 
 def inside(path: Path, root: Path) -> bool:
-    """Whether ``path``, with every symlink followed, lies inside ``root`` (also resolved)."""
+    """Whether ``path``, with every symlink followed, lies inside the fence ``root``.
+
+    The fence is ``root`` as its real path, except that a ``root`` which is itself a symlink
+    leading out of the folder it stands in (a game folder, ``common/`` or ``text/`` linked to
+    elsewhere, even one swapped in while cardgen runs) fences nothing in: nothing inside it
+    is read.  A top folder a user names (the content folder) is passed resolved by its callers
+    and may be a symlink wherever it leads.
+    """
+    fence = real_fence(root)
+    if fence is None:
+        return False
     try:
-        return path.resolve().is_relative_to(root.resolve())
+        return Path(os.path.realpath(path)).is_relative_to(fence)
     except (OSError, ValueError, RuntimeError):  # a symlink loop, a NUL byte
         return False
+
+
+def real_fence(root: Path) -> Path | None:
+    """The real path of the folder ``root`` as a fence, or None when ``root`` is a symlink that
+    leads out of its own parent folder (see :func:`inside`)."""
+    try:
+        real = Path(os.path.realpath(root))
+        if os.path.islink(root) and not real.is_relative_to(os.path.realpath(Path(root).parent)):
+            return None
+        return real
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def leads_out(folder: Path) -> bool:
+    """Whether the folder ``folder`` is a symlink leading out of the folder it stands in."""
+    return real_fence(folder) is None
 
 
 def read_capped(path: Path, limit: int = MAX_BYTES, *, root: Path | None = None) -> bytes:
@@ -52,12 +84,14 @@ def read_capped(path: Path, limit: int = MAX_BYTES, *, root: Path | None = None)
     """
     check_name(str(path))
     if root is not None and not inside(path, root):
-        raise UnsafeFile("the file lies outside the game folder (through a symlink or '..')")
+        raise UnsafeFile(f"the file lies outside the {_folder(root)} (through a symlink or '..')")
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
     except OSError as exc:
         raise UnsafeFile(_reason(exc)) from None
     try:
+        if root is not None and not _opened_inside(fd, root):  # a folder swapped for a symlink meanwhile
+            raise UnsafeFile(f"the file lies outside the {_folder(root)} (a folder on its path changed into a symlink)")
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             raise UnsafeFile("not a regular file" + (" (a folder)" if stat.S_ISDIR(info.st_mode) else ""))
@@ -78,6 +112,22 @@ def read_capped(path: Path, limit: int = MAX_BYTES, *, root: Path | None = None)
         raise UnsafeFile(_reason(exc)) from None
     finally:
         os.close(fd)
+
+
+def _opened_inside(fd: int, root: Path) -> bool:
+    """Whether the file open as ``fd`` is, by the path the kernel holds for it, inside the fence
+    ``root``: the check made before opening saw the path as it was then, this one sees the file
+    actually opened (True where the system keeps no such path: no /proc)."""
+    try:
+        opened = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        return True
+    fence = real_fence(root)
+    return fence is not None and Path(opened).is_relative_to(fence)
+
+
+def _folder(root: Path) -> str:
+    return "content folder" if Path(root).name == "common" else "game folder"
 
 
 def _reason(exc: OSError) -> str:

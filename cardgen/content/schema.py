@@ -40,7 +40,11 @@ def schema_texts() -> dict[str, str]:
 
 
 def write_schemas(directory: Path) -> list[Path]:
-    from cardgen.fileio import write_text_atomic
+    """Write every schema into ``directory`` (``CONTENT/schema``): never through a symlink there."""
+    from cardgen.fileio import check_no_symlink, write_text_atomic
 
+    texts = schema_texts()
+    for name in texts:  # all refused before one is written
+        check_no_symlink(directory / name, directory.parent)
     directory.mkdir(parents=True, exist_ok=True)
-    return [write_text_atomic(directory / name, text) for name, text in schema_texts().items()]
+    return [write_text_atomic(directory / name, text, inside=directory.parent) for name, text in texts.items()]

@@ -74,7 +74,7 @@ class SharedStrings:
         errors = []
         for path in sorted(locale.glob("*.po")):
             shown = shown_path(path, self.display_root)
-            for key, entry in read_entries(path, shown.as_posix()).items():
+            for key, entry in read_entries(path, shown.as_posix(), root=self.folder).items():
                 if entry.text:
                     errors += argument_errors(key, entry.text, Locator(file=shown, line=entry.line, field=key,
                                                                         language=path.stem))
@@ -94,7 +94,7 @@ class SharedStrings:
         path = self.po_path(language)
         if not path.is_file():
             return {}
-        entries = read_entries(path, shown_path(path, self.display_root).as_posix())
+        entries = read_entries(path, shown_path(path, self.display_root).as_posix(), root=self.folder)
         current = {}
         for key, entry in entries.items():
             made_from_current_text = any(texts.get(key) == entry.source for texts in self.texts.values())
@@ -118,7 +118,7 @@ def load_shared(content_dir: Path, display_root: Path | None = None) -> SharedSt
     text_dir = folder / TEXT_DIR
     if text_dir.is_dir():
         for path in sorted(text_dir.glob("*.yaml")):
-            parsed = _read(path, shown_path(path, display_root), errors)
+            parsed = _read(path, shown_path(path, display_root), errors, root=folder)
             if parsed is not None:
                 doc, language, messages = parsed
                 for key, text in messages.items():
@@ -175,12 +175,12 @@ def _builtin() -> tuple[tuple[YamlDocument, str, dict[str, str]], ...]:
     return tuple(found)
 
 
-def _read(path: Path, shown: Path, errors: list[ContentError]):
+def _read(path: Path, shown: Path, errors: list[ContentError], root: Path | None = None):
     from cardgen.content.modelcheck import validate_document
     from cardgen.content.model import MessagesFile
 
     try:
-        doc = read_yaml(path, shown)
+        doc = read_yaml(path, shown, root=root)  # the content folder's own: never through a symlink out of common/
     except ContentError as error:
         errors.append(error)
         return None

@@ -136,29 +136,81 @@ def po_syntax_problem(data: bytes) -> tuple[int, str] | None:
     quotes, so ``msgstr "One`` (unterminated) reads as "On" and ``msgstr One`` as "n".
     Comments (``#``, also ``#~`` obsolete entries) are babel's to read.
     """
+    charset = _declared_charset(data)
     try:
         text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        return None  # babel reports the encoding problem
+    except UnicodeDecodeError as error:
+        if charset is None or charset[1] == "utf-8":  # babel would stop without a line
+            return (data[:error.start].count(b"\n") + 1,
+                    f"the file is not UTF-8 text (byte 0x{data[error.start]:02x}), yet it declares "
+                    f"{'charset ' + charset[2] if charset else 'no other charset'}")
+        return None  # text in the charset it declares: babel reads it so
+    if charset is not None and charset[1] != "utf-8" and not text.isascii():
+        # UTF-8 bytes read as Latin-1 print 'Ãœberjoker': refused, not printed
+        return charset[0], (f"the file declares charset {charset[2]}, but its text is UTF-8 (it would print "
+                            f"garbled); declare charset=UTF-8 in the header")
+    # babel keeps the last of two entries with one msgctxt and msgid: a silent loss.  A msgctxt
+    # is compared by its value, its strings joined: 'msgctxt ""' then '"card.wild.name"' is
+    # the same key as 'msgctxt "card.wild.name"'.
     contexts: dict[str, int] = {}
+    reading: tuple[int, list[str]] | None = None  # the msgctxt being read: its line, its strings
+
+    def duplicate() -> tuple[int, str] | None:
+        if reading is None:
+            return None
+        line, pieces = reading
+        value = "".join(pieces)
+        if value in contexts:
+            return line, f"duplicate msgctxt \"{value[:60]}\" (first on line {contexts[value]}); each key has one entry"
+        contexts[value] = line
+        return None
+
     for number, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped or stripped.startswith("#"):
             continue
-        if stripped.startswith("msgctxt") and _PO_LINE.fullmatch(stripped):
-            # babel keeps the last of two entries with one msgctxt and msgid: a silent loss
-            context = stripped[len("msgctxt"):].strip()
-            if context in contexts:
-                return number, f"duplicate msgctxt {context[:60]} (first on line {contexts[context]}); " \
-                               "each key has one entry"
-            contexts[context] = number
+        if _PO_LINE.fullmatch(stripped):
+            if stripped.startswith('"'):
+                if reading is not None:
+                    reading[1].append(_unquoted(stripped))
+                continue
+            found = duplicate()  # a keyword ends the msgctxt before it
+            if found is not None:
+                return found
+            reading = (number, [_unquoted(stripped[len("msgctxt"):])]) if stripped.startswith("msgctxt") else None
         if not _PO_LINE.fullmatch(stripped):
             keyword = stripped.split(None, 1)[0]
             if keyword.startswith('"') or keyword in ("msgctxt", "msgid", "msgid_plural") or \
                     keyword.startswith("msgstr"):
                 return number, f"a string must be written in double quotes and closed on its line: {stripped[:60]!r}"
             return number, f"expected msgctxt, msgid, msgstr, a quoted string or a # comment, found {stripped[:60]!r}"
-    return None
+    return duplicate()
+
+
+_CHARSET = re.compile(rb"charset=([A-Za-z0-9_.:+-]+)")
+
+
+def _declared_charset(data: bytes) -> tuple[int, str, str] | None:
+    """(line, codec name, as written) of the charset the header declares; None when it declares
+    none, or one Python does not know (babel says what it makes of that)."""
+    import codecs
+
+    found = _CHARSET.search(data, 0, data.find(b"msgctxt") if b"msgctxt" in data else len(data))
+    if found is None:
+        return None
+    written = found.group(1).decode("ascii")
+    try:
+        name = codecs.lookup(written).name
+    except LookupError:
+        return None
+    return data[:found.start()].count(b"\n") + 1, name, written
+
+
+def _unquoted(text: str) -> str:
+    """The value of one PO string (``"a\\"b"`` -> ``a"b``), escapes read as babel reads them."""
+    from babel.messages.pofile import unescape
+
+    return unescape(text.strip())
 
 
 def _capped(path: Path, shown: Path, root: Path | None = None) -> io.BytesIO:

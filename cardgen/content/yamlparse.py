@@ -46,6 +46,13 @@ def parse(text: str, path: Path, shown: Path, where: Locator) -> YamlDocument:
                 column=mark.column + 1 if mark else None,
             ),
         ) from None
+    except yaml.reader.ReaderError as exc:  # a character YAML does not allow: a control character
+        before = text[:exc.position] if isinstance(exc.position, int) else ""
+        raise ContentError(
+            f"YAML does not allow the character {_character(exc.character)} ({exc.reason}); "
+            "write it as an escape in a double-quoted string, or remove it",
+            where.with_(line=before.count("\n") + 1, column=len(before) - before.rfind("\n")),
+        ) from None
     except yaml.YAMLError as exc:  # e.g. several documents in one file
         raise ContentError(f"YAML error: {exc}", where) from None
 
@@ -54,6 +61,14 @@ def parse(text: str, path: Path, shown: Path, where: Locator) -> YamlDocument:
     doc = YamlDocument(path=path, display_path=shown, data=None)
     doc.data = _Builder(doc).build(node, ())
     return doc
+
+
+def _character(character: object) -> str:
+    if isinstance(character, str) and len(character) == 1:
+        return f"U+{ord(character):04X}"
+    if isinstance(character, int):
+        return f"U+{character:04X}"
+    return repr(character)
 
 
 class _Builder:
@@ -83,12 +98,7 @@ class _Builder:
                 self._at(node, where),
             )
         if isinstance(node, yaml.ScalarNode):
-            try:
-                return self.constructor.construct_object(node, deep=True)
-            except yaml.constructor.ConstructorError as exc:
-                raise ContentError(
-                    f"cannot read value: {exc.problem}", self._at(node, where)
-                ) from None
+            return self._scalar(node, where)
         if id(node) in self.active:
             raise ContentError("an alias refers to itself (recursive YAML)", self._at(node, where))
         self.active.add(id(node))
@@ -109,9 +119,10 @@ class _Builder:
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
                 raise ContentError("a mapping key must be plain text", self._at(key_node, where))
-            key = self.constructor.construct_object(key_node)
+            key = self._scalar(key_node, where, key=True)
             if not isinstance(key, str):
-                key = str(key) if isinstance(key, (int, float, bool)) else key
+                # a number or boolean key as its value's text, as always; any other (a date, null) as written
+                key = str(key) if isinstance(key, (int, float, bool)) else key_node.value
             if key in result:
                 first = self.doc.key_marks[where + (key,)]
                 raise ContentError(
@@ -123,6 +134,23 @@ class _Builder:
             )
             result[key] = self.build(value_node, where + (key,))
         return result
+
+    def _scalar(self, node: yaml.ScalarNode, where: Path_, *, key: bool = False) -> Any:
+        """The value of a scalar, resolved as YAML 1.1 says (a number, a date ...).  A scalar that
+        resolves to a date or number that cannot be (``2001-02-30``, ``0x_``) is an error at its
+        line, never a ValueError from the constructor."""
+        try:
+            return self.constructor.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            raise ContentError(f"cannot read value: {exc.problem}", self._at(node, where)) from None
+        except (ValueError, OverflowError, TypeError, ArithmeticError) as exc:
+            kind = node.tag.rsplit(":", 1)[-1]
+            what = {"timestamp": "a date", "int": "an integer", "float": "a number"}.get(kind, kind)
+            shown = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+            raise ContentError(
+                f"{'key' if key else 'value'} '{shown}' reads as {what} but is none ({exc}); "
+                "put it in quotes if it is text", self._at(node, where)
+            ) from None
 
     def _at(self, node: yaml.Node, where: Path_) -> Locator:
         return Locator(

@@ -85,7 +85,7 @@ class Domain:
         if self.shared is not None:
             return self.shared.translations(language, self.source_language)
         path = self.po_path(language)
-        return read_entries(path, self.display(path)) if path.is_file() else {}
+        return read_entries(path, self.display(path), root=self.root) if path.is_file() else {}
 
     def has_own_text(self, language: str) -> bool:
         """Whether ``language`` has source text of its own here (no PO file to translate)."""
@@ -319,7 +319,7 @@ def check_language(language: str) -> str:
     """A language code Babel knows (``pl``, ``pt-BR``); I18nError otherwise."""
     from babel import Locale, UnknownLocaleError
 
-    if not _LANG.match(language):
+    if not _LANG.fullmatch(language):  # not match: its "$" lets a final newline through
         raise I18nError(f"'{language}' is not a language code like 'pl' or 'pt-BR'")
     try:
         Locale.parse(language.replace("-", "_"))

@@ -18,8 +18,16 @@ _LINE = re.compile(r"^(?P<head>languages:\s*\[)(?P<items>[^\]\n]*)(?P<tail>\].*)
 
 
 def add_to_game_yaml(path: Path, language: str, shown: str | None = None) -> bool:
-    """Append ``language`` to the ``languages`` list of ``path``; False if already there."""
-    text = path.read_text("utf-8")
+    """Append ``language`` to the ``languages`` list of ``path``; False if already there.
+
+    ``path`` is a game's game.yaml: read fenced in the game folder (a regular file, capped, no
+    symlink out) and written back never through a symlink."""
+    from cardgen.content.safefile import UnsafeFile, read_capped
+
+    try:
+        text = read_capped(path, root=path.parent).decode("utf-8")
+    except (UnsafeFile, UnicodeDecodeError) as error:
+        raise I18nError(f"cannot read the file: {error}", Locator(file=Path(shown or path))) from None
     match = _LINE.search(text)
     if match is None:
         raise I18nError(
@@ -31,5 +39,5 @@ def add_to_game_yaml(path: Path, language: str, shown: str | None = None) -> boo
         return False
     items.append(language)
     new = text[: match.start()] + match["head"] + ", ".join(items) + match["tail"] + text[match.end():]
-    write_text_atomic(path, new)
+    write_text_atomic(path, new, inside=path.parent.parent)
     return True

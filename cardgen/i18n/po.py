@@ -134,13 +134,14 @@ def template(domain: Domain) -> Catalog:
 
 def write_template(domain: Domain) -> Path:
     path = domain.pot_path
-    write_bytes_atomic(path, render(template(domain)))
+    write_bytes_atomic(path, render(template(domain)), inside=domain.root.parent)  # never through a symlink
     return path
 
 
-def read_catalog(path: Path) -> Catalog:
-    """A PO file as babel's catalogue: a regular file under the size cap, its lines well formed."""
-    data = read_capped(path, MAX_FILE_BYTES)  # UnsafeFile: the caller's 'not a valid PO file'
+def read_catalog(path: Path, root: Path | None = None) -> Catalog:
+    """A PO file as babel's catalogue: a regular file under the size cap (inside ``root``, no
+    symlink out of it), its lines well formed."""
+    data = read_capped(path, MAX_FILE_BYTES, root=root)  # UnsafeFile: the caller's 'not a valid PO file'
     problem = po_syntax_problem(data)
     if problem is not None:
         raise I18nError(f"line {problem[0]}: {problem[1]}")
@@ -212,7 +213,7 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     existing = None
     if path.is_file():
         try:
-            existing = read_catalog(path)
+            existing = read_catalog(path, domain.root)
         except Exception as error:
             raise I18nError(f"not a valid PO file: {error}", Locator(file=Path(domain.display(path))))
     elif not create:
@@ -225,7 +226,7 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     report.created = existing is None
     data = render(catalog)
     if not path.is_file() or path.read_bytes() != data:
-        write_bytes_atomic(path, data)
+        write_bytes_atomic(path, data, inside=domain.root.parent)  # never through a symlink
     return report
 
 

@@ -103,7 +103,7 @@ def _schemas(content_dir: Path) -> list[Path]:
     for name, text in schema_texts().items():
         path = content_dir / "schema" / name
         if not path.is_file() or path.read_text("utf-8") != text:
-            written.append(write_text_atomic(path, text))
+            written.append(write_text_atomic(path, text, inside=content_dir))
     return written
 
 

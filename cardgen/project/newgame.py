@@ -29,7 +29,7 @@ from pathlib import Path
 
 from cardgen import resources
 from cardgen.content.model import CONTENT_FORMAT, ID_PATTERN
-from cardgen.errors import CardgenError, Locator
+from cardgen.errors import CardgenError, Locator, printable
 
 TEMPLATES = resources.NEW_GAME_TEMPLATES
 
@@ -89,8 +89,8 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
     """Write a new game ``game_id`` into ``content_dir``; see the module docstring."""
     from cardgen.i18n import check_language
 
-    if not re.match(ID_PATTERN, game_id):
-        raise NewGameError(f"game name '{game_id}': expected a lower-case id of letters, digits and "
+    if not re.fullmatch(ID_PATTERN, game_id):  # not re.match: its "$" lets a final newline through
+        raise NewGameError(f"game name '{printable(game_id)}': expected a lower-case id of letters, digits and "
                            "single hyphens (like 'lights' or 'night-market')")
     if game_id in {"common", "schema"}:
         raise NewGameError(f"game name '{game_id}' is taken by the content folder's own '{game_id}/'")
@@ -100,6 +100,13 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
         except CardgenError as error:
             raise NewGameError(error.message) from None
     width, height = parse_size(size)
+    from cardgen.fileio import symlink_in_the_way
+
+    for where in ("schema/-", "common/text/-", "common/locale/-"):  # written below: refused before the game is
+        link = symlink_in_the_way(content_dir, where)
+        if link is not None:
+            raise NewGameError(f"{link} is a symlink; cardgen new never writes through a symlink in the content "
+                               "folder (remove it, or make it a folder)", Locator(file=content_dir / link))
     folder = content_dir / game_id
     if folder.exists() or folder.is_symlink():
         raise NewGameError(f"'{game_id}' exists already; cardgen new never overwrites a game "
@@ -190,12 +197,14 @@ def _shared_strings(content_dir: Path, language: str, result: NewGame) -> list[P
     target = shared.folder / TEXT_DIR / f"{language}.yaml"
     english = (BUILTIN_DIR / TEXT_DIR / "en.yaml").read_text("utf-8")
     body = english.split("\nlanguage: en\n", 1)[1]
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(
+    from cardgen.fileio import write_text_atomic
+
+    write_text_atomic(
+        target,
         "# yaml-language-server: $schema=../../schema/text.schema.json\n"
         f"# The shared strings (rulebook headings, print-and-play instructions) in '{language}', which\n"
         "# cardgen does not ship: copied from its English ones by 'cardgen new'. Translate them.\n"
-        f"language: {language}\n{body}", "utf-8")
+        f"language: {language}\n{body}", inside=content_dir)
     result.notes.append(f"cardgen has no shared strings in '{language}': {target.name} in common/text/ "
                         "holds English to translate")
     return [target]
@@ -211,7 +220,7 @@ def _schemas(content_dir: Path) -> list[Path]:
     for name, text in schema_texts().items():
         path = folder / name
         if not path.is_file() or path.read_text("utf-8") != text:
-            written.append(write_text_atomic(path, text))
+            written.append(write_text_atomic(path, text, inside=content_dir))
     return written
 
 

@@ -464,7 +464,7 @@ class _Checker:
                 continue  # the rulebook never reads a PO file of the source language
             shown = shown_path(path, self.game.display_root)
             try:
-                entries = read_entries(path, str(shown))
+                entries = read_entries(path, str(shown), root=self.game.root)
             except I18nError:
                 continue  # a broken PO file is the loader's error already
             for key, entry in entries.items():

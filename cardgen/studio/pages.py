@@ -173,7 +173,7 @@ class Pages:
 
         studio = self.studio
         path = shown if shown.is_absolute() else studio.content_dir.parent / shown
-        for root in (studio.content_dir, studio.templates_dir):
+        for root in (studio.content_dir.resolve(), studio.templates_dir.resolve()):  # top folders: wherever they lead
             if inside(path, root):
                 try:
                     return read_capped(path, MAX_SNIPPET_BYTES, root=root).decode("utf-8", "replace").splitlines()
