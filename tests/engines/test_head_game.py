@@ -620,3 +620,17 @@ def test_answers_refuses_an_unknown_card():
 
     result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "head-game", "--fact", "world peace"])
     assert result.exit_code == 2 and "unknown fact card" in result.output
+
+
+def test_position_codes_follow_the_seeds_notation_in_every_language(game):
+    """Issue 26: the seed's codes are the Russian FIFA notation (ФРВ = striker, ЦФД = centre
+    forward, ЛФА/ПФА = wingers); every language prints as many codes, in the same order, and the
+    striker is a striker's code (not "SS", a second striker, nor "HS", a hanging striker)."""
+    striker = {"ru": "ФРВ", "en": "ST", "de": "ST"}
+    for language in ("ru", "en", "de"):
+        for position in ("goalkeeper", "defender", "midfielder", "forward"):
+            codes = game.text(f"card.position-{position}.codes", language)
+            assert len(codes.split(", ")) == len(game.text(f"card.position-{position}.codes", "ru").split(", "))
+        forward = game.text("card.position-forward.codes", language).split(", ")
+        assert forward[0] == striker[language], (language, forward)
+        assert not {"SS", "HS"} & set(forward)
