@@ -351,3 +351,21 @@ def test_youth_caps_do_not_make_a_player_english(real):
     assert not player_matches(giggs, "england", "midfielder", "captain", on=real.as_of,
                               continents=real.continent_map)
     assert player_matches(giggs, "eurasia", "midfielder", "captain", on=real.as_of, continents=real.continent_map)
+
+
+def test_real_base_carries_the_corrections_of_issue_26(real):
+    day = real.as_of
+    assert fact_value(real.player("robin-van-persie"), "scored-in-final", day) is True  # League Cup final 2011
+    assert "2011" in real.player("robin-van-persie").sources["scored_in_final"]
+    assert fact_value(real.player("nicolo-barella"), "scored-in-final", day) is True  # Coppa Italia final 2022
+    assert "2022" in real.player("nicolo-barella").sources["scored_in_final"]
+    marcelo = real.player("marcelo")
+    assert "UEFA Super Cup 2022" not in marcelo.european_club_trophies  # he had left Real Madrid
+    assert "La Liga 2007" in marcelo.national_league_titles
+    assert max(spell.to for spell in real.player("dida").clubs) == 2015  # Portuguesa, Grêmio, Internacional
+    assert "Serie A 2020" in real.player("gianluigi-buffon").national_league_titles
+    assert "Saudi Pro League 2025" in real.player("ngolo-kante").national_league_titles
+    italian_midfielders = [p.id for p in real.players
+                           if player_matches(p, "italy", "midfielder", "scored-in-final", on=day,
+                                             continents=real.continent_map)]
+    assert "nicolo-barella" in italian_midfielders
