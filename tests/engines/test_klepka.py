@@ -461,3 +461,31 @@ def test_a_full_tie_on_points_and_tiles_is_a_shared_win_as_the_rulebook_says(eng
     assert "ties" in {c.id for c in game.meta.clarifications}
     for language, word in {"ru": "общая", "en": "shared", "de": "geteilt"}.items():
         assert word in game.text("rules.end.2", language) and word in game.text("clar.ties.d", language)
+
+
+def test_simulated_games_play_yellows_and_reds_mid_turn(engine):
+    """Issue 26: `cardgen simulate klepka` interrupts turns: the greedy bots play cards after a
+    first tile and show second Yellows; random play also books players who are not moving."""
+    from cardgen.simulation.runner import run_games
+
+    totals = {}
+    for bot in ("greedy", "random"):
+        for record in run_games(engine, 30, 5, 3, bot):
+            assert record.completed, record.violation
+            for name in ("yellows_mid_turn", "reds_mid_turn", "double_yellows_used", "turns_interrupted",
+                         "turns_skipped"):
+                totals[(bot, name)] = totals.get((bot, name), 0) + record.events.get(name, 0)
+    assert totals[("greedy", "yellows_mid_turn")] > 0 and totals[("greedy", "reds_mid_turn")] > 0
+    assert totals[("greedy", "double_yellows_used")] > 0 and totals[("greedy", "turns_interrupted")] > 0
+    assert totals[("random", "turns_skipped")] > 0
+
+
+def test_greedy_takes_the_turn_with_a_red_after_a_first_tile_when_it_knows_a_pair(engine):
+    knows = {5: "player-gvozdev", 11: "player-gvozdev"}
+    state = position(engine, {0: A1, 3: A2, 5: B1, 11: B2}, prizes={1: [RED]}, players=3, memory={1: knows})
+    apply_checked(engine, state, ("pass",), ("flip", 0))
+    assert state.current_player() == 1
+    assert engine.bots()["greedy"](state, random.Random(1)) == ("red",)
+    state = position(engine, {0: A1, 3: A2, 5: B1, 11: B2}, prizes={1: [RED]}, players=3)
+    apply_checked(engine, state, ("pass",), ("flip", 0))
+    assert engine.bots()["greedy"](state, random.Random(1)) == ("pass",)  # nothing known: keep the card
