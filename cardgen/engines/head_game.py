@@ -406,7 +406,7 @@ class HeadGameState(GameState):
 
     # -- move handlers -------------------------------------------------------------
     def _answer(self, move: Move) -> None:
-        self.transfer_origin = -1  # the field is being answered: a transfer chain ends
+        self.transfer_origin = -1  # the field is being answered: it no longer came by Transfer
         if move[0] == "block":
             self._play_action("block")
             self.blocked = move[1]
@@ -458,7 +458,7 @@ class HeadGameState(GameState):
         self._leave_hand(label)
         self.discard.append(self.field[card.group].label)
         self.field[card.group] = card
-        self.transfer_origin = -1  # a new field: a transfer chain ends
+        self.transfer_origin = -1  # a new field: it did not come by Transfer
         if self.phase == LAY_FIRST:
             self.laid_first = True
             self.phase = START
