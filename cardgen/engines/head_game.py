@@ -15,10 +15,12 @@ drawn from the state's RNG, so (seed, moves) replays a game exactly.
 
 A turn is a small state machine with one decision per move:
 
-``lay-first``  simple variant: lay a card before answering (not when the field came by
-               Transfer: it is answered as passed, clarification 'simple-transfer');
+``lay-first``  simple variant: lay a card before answering, or play a Transfer instead
+               (who transfers lays no ordinary card); not when the field came by
+               Transfer: it is answered as passed, clarification 'simple-transfer';
 ``start``      answer, answer under a Block, answer with Fergie Time from the start,
-               or pass the field on (Transfer);
+               or pass the field on (Transfer; never a field that came by Transfer, and
+               not after laying first: clarifications 'transfer-again', 'transfer-turn');
 ``fergie``     no answer came in the main time: play Fergie Time in its last
                seconds, or not;
 ``lay``        lay one regular card onto the field card of its type;
@@ -215,7 +217,7 @@ class HeadGameState(GameState):
         self.skips = [0] * self.players
         self.used = 0  # players named this round (this game in knock-out)
         self.closing = False  # points format: someone went out, the lap is being closed
-        self.transfer_origin = -1  # seat that began passing the current field on
+        self.transfer_origin = -1  # seat that passed the current field on by Transfer, or -1
         self.named = ""  # the last footballer named right
         self.round += 1
         self.round_turns = 0
@@ -249,8 +251,11 @@ class HeadGameState(GameState):
         phase = self.phase
         if phase == OVER:
             return []
-        if phase in (LAY, LAY_FIRST):
+        if phase == LAY:
             return [("lay", design) for design in self._regular_designs()]
+        if phase == LAY_FIRST:  # simple variant: a Transfer instead of laying (clarification simple-transfer)
+            lays: list[Move] = [("lay", design) for design in self._regular_designs()]
+            return lays + [("transfer",)] if self._holds("transfer") else lays
         if phase == FERGIE:
             return [("fergie-time",), ("pass",)]
         held = self._actions_held()
@@ -261,7 +266,9 @@ class HeadGameState(GameState):
             moves += [("block", group) for group in FIELD_GROUPS]
         if "fergie-time" in held:
             moves.append(("fergie-time",))
-        if "transfer" in held and self.transfer_origin != self.mover:
+        # the receiver of a Transfer answers or takes the penalty, and who laid first has
+        # laid an ordinary card (clarifications transfer-again, simple-transfer)
+        if "transfer" in held and self.transfer_origin < 0 and not self.laid_first:
             moves.append(("transfer",))
         return moves
 
@@ -399,7 +406,7 @@ class HeadGameState(GameState):
 
     # -- move handlers -------------------------------------------------------------
     def _answer(self, move: Move) -> None:
-        self.transfer_origin = -1  # the field is being answered: a transfer chain ends
+        self.transfer_origin = -1  # the field is being answered: it no longer came by Transfer
         if move[0] == "block":
             self._play_action("block")
             self.blocked = move[1]
@@ -439,8 +446,7 @@ class HeadGameState(GameState):
     def _transfer(self, move: Move) -> None:
         self._play_action("transfer")
         self.events["transfers"] += 1
-        if self.transfer_origin < 0:
-            self.transfer_origin = self.mover
+        self.transfer_origin = self.mover
         self._end_turn()
 
     def _lay(self, move: Move) -> None:
@@ -452,7 +458,7 @@ class HeadGameState(GameState):
         self._leave_hand(label)
         self.discard.append(self.field[card.group].label)
         self.field[card.group] = card
-        self.transfer_origin = -1  # a new field: a transfer chain ends
+        self.transfer_origin = -1  # a new field: it did not come by Transfer
         if self.phase == LAY_FIRST:
             self.laid_first = True
             self.phase = START
@@ -660,7 +666,11 @@ def greedy_bot(state: GameState, rng: random.Random) -> Move:
     if state.phase == PUNISH:
         return moves[1] if len(moves) > 1 else moves[0]  # red before yellow, both before pass
     if state.phase == LAY_FIRST:  # simple variant: lay for oneself, then answer
-        return _easiest_lay(state, moves)
+        lays = [m for m in moves if m[0] == "lay"]
+        best = _easiest_lay(state, lays)
+        if ("transfer",) in moves and not _masks_after(state, [best])[best[1]] & state.knowledge[state.mover]:
+            return ("transfer",)  # no field it can lay leaves a name it knows: pass it on instead
+        return best
     return _hardest_lay(state, moves)
 
 

@@ -4,13 +4,18 @@ Every rule comes from the seed (003) and the clarifications in
 ``content/klepka``; the composition (pairs, prizes, points) comes from
 ``cards.yaml``.  A turn is a small state machine, one decision per move:
 
-``window``  the start of a turn: every other holder of a Yellow or Red card,
-            in seat order after the player to move, may play it on that
-            turn or pass (clarifications ``any-moment``, ``yellow-target``);
+``window``  at the start of a turn and after its first tile: every other
+            holder of a Yellow or Red card, in seat order after the player to
+            move, may play one or pass (clarifications ``any-moment``,
+            ``yellow-target``, ``two-yellows``, ``half-played-turn``);
 ``turn``    the mover flips a first tile, uses VAR, or uses PLAY GAME;
 ``peek``    after VAR, the mover looks at two tiles (one move each);
 ``flip``    the second tile of the turn;
 ``take``    the winner of a PLAY GAME match takes one pair from the loser.
+
+A window after the second tile would be the next turn's: the two tiles are
+resolved as the seed says (a pair is kept, prizes taken) before anyone may
+play a card, so the window that follows is the start of the next turn.
 
 Flipping is two moves so that a player sees the first tile before choosing
 the second, which is the whole skill of a memory game.
@@ -168,6 +173,9 @@ class KlepkaState(GameState):
         self.mover = 0
         self.phase = WINDOW
         self.queue: list[int] = []  # window: seats still to be asked, first is asked now
+        self.resume = TURN  # the phase a window returns to when everyone passes
+        self.bookings = [0] * players  # Yellows received since the last that acted as a Red
+        self.skips = [0] * players  # turns a seat will lose (a Yellow played while it did not move)
         self.flipped: list[int] = []  # cells turned this turn
         self.peeked: list[int] = []
         self.var_used = False
@@ -241,6 +249,9 @@ class KlepkaState(GameState):
             "phase": self.phase,
             "mover": self.mover,
             "queue": list(self.queue),
+            "resume": self.resume,
+            "bookings": list(self.bookings),
+            "skips": list(self.skips),
             "board": list(self.board),
             "flipped": list(self.flipped),
             "peeked": list(self.peeked),
@@ -275,6 +286,9 @@ class KlepkaState(GameState):
         other.mover = self.mover
         other.phase = self.phase
         other.queue = list(self.queue)
+        other.resume = self.resume
+        other.bookings = list(self.bookings)
+        other.skips = list(self.skips)
         other.flipped = list(self.flipped)
         other.peeked = list(self.peeked)
         other.var_used = self.var_used
@@ -307,39 +321,46 @@ class KlepkaState(GameState):
 
     # -- turn machine --------------------------------------------------------
     def _begin_turn(self, seat: int) -> None:
+        """Start ``seat``'s turn, or the turn of the first seat from it not booked to lose one.
+
+        A seat a Yellow was played on while it did not move loses its next
+        turn, however that turn comes (clarification yellow-target).  Every
+        booked turn lost uses one booking up, so this ends.
+        """
+        while self.skips[seat]:
+            self.skips[seat] -= 1
+            self.events["turns_skipped"] += 1
+            seat = (seat + 1) % self.players
         self.mover = seat
         self.flipped = []
         self.peeked = []
         self.var_used = False
         self.events["turns"] += 1
-        self._open_window()
+        self._open_window(TURN)
 
-    def _open_window(self) -> None:
-        """Ask the holders of a Yellow or a Red, in seat order after the mover.
+    def _open_window(self, resume: str) -> None:
+        """Ask the holders of a Yellow or a Red, in seat order after the mover, then go on in ``resume``.
 
         The mover is never asked: a card played on one's own turn gains
-        nothing, and a Yellow meant for a later player has the same effect
-        played when that player's turn starts (clarification yellow-target).
+        nothing (clarification any-moment).
         """
+        self.resume = resume
         held, mover = self.held, self.mover
         if not self.cards_out["yellow"] and not self.cards_out["red"]:
             self.queue = []
-            self.phase = TURN
+            self.phase = resume
             return
         order = [(mover + k) % self.players for k in range(1, self.players)]
         self.queue = [seat for seat in order if held[seat]["yellow"] or held[seat]["red"]]
-        self.phase = WINDOW if self.queue else TURN
+        self.phase = WINDOW if self.queue else resume
 
     def _window_moves(self, seat: int) -> list[Move]:
-        """``pass``, then the cards ``seat`` may play on the turn starting: sorted order."""
+        """``pass``, a Red, a Yellow on any other player: sorted order."""
         moves: list[Move] = [("pass",)]
-        yellows = self.held[seat]["yellow"]
         if self.held[seat]["red"]:
             moves.append(("red",))
-        if yellows:
-            moves.append(("yellow",))
-        if yellows >= 2:
-            moves.append(("yellows",))
+        if self.held[seat]["yellow"]:
+            moves += [("yellow", target) for target in range(self.players) if target != seat]
         return moves
 
     def _turn_moves(self) -> list[Move]:
@@ -364,27 +385,50 @@ class KlepkaState(GameState):
     def _pass(self, move: Move) -> None:
         self.queue.pop(0)
         if not self.queue:
-            self.phase = TURN
+            self.phase = self.resume
 
     def _yellow(self, move: Move) -> None:
-        self._use_prize(self.queue[0], "yellow")
+        seat, target = self.queue.pop(0), move[1]  # type: ignore[misc]
+        self._use_prize(seat, "yellow")
         self.events["yellows_used"] += 1
-        self.events["turns_lost"] += 1
-        self._begin_turn((self.mover + 1) % self.players)
+        if self.resume == FLIP:
+            self.events["yellows_mid_turn"] += 1
+        self.bookings[target] += 1
+        if self.bookings[target] == 2:  # the second on one player: the Red's rule (two-yellows)
+            self.bookings[target] = 0
+            self.events["double_yellows_used"] += 1
+            self._give_turn_to(seat)
+        elif target == self.mover:  # the turn under way is lost
+            self.events["turns_lost"] += 1
+            self._stop_turn()
+            self._begin_turn((self.mover + 1) % self.players)
+        else:  # booked: that seat loses its next turn; the window goes on
+            self.skips[target] += 1
+            self.events["yellows_booked"] += 1
+            if not self.queue:
+                self.phase = self.resume
 
     def _red(self, move: Move) -> None:
         seat = self.queue[0]
-        if move[0] == "red":
-            self._use_prize(seat, "red")
-            self.events["reds_used"] += 1
-        else:  # two Yellows act as a Red (clarification two-yellows)
-            self._use_prize(seat, "yellow")
-            self._use_prize(seat, "yellow")
-            self.events["double_yellows_used"] += 1
+        self._use_prize(seat, "red")
+        self.events["reds_used"] += 1
+        if self.resume == FLIP:
+            self.events["reds_mid_turn"] += 1
+        self._give_turn_to(seat)
+
+    def _give_turn_to(self, seat: int) -> None:
+        """The Red's rule: everyone loses the turn, which goes to ``seat``; the order goes on from there."""
         self.events["turns_taken_by_red"] += 1
-        self.mover = seat  # the order goes on from the Red's owner
-        self.flipped, self.peeked, self.var_used = [], [], False
-        self._open_window()
+        self._stop_turn()
+        self._begin_turn(seat)
+
+    def _stop_turn(self) -> None:
+        """End a turn a card interrupted after its first tile (clarification half-played-turn):
+        as a turn without a pair, a shown footballer goes back face down where it lay
+        (everyone has seen it) and a shown prize is the mover's."""
+        if self.flipped:
+            self.events["turns_interrupted"] += 1
+            self._take_prizes()
 
     def _var(self, move: Move) -> None:
         self._use_prize(self.mover, "var")
@@ -408,7 +452,7 @@ class KlepkaState(GameState):
         if len(flipped) == 2 or len(self.hidden) == 1:
             self._resolve_flips()
         else:
-            self.phase = FLIP
+            self._open_window(FLIP)
 
     def _match(self, move: Move) -> None:
         challenger, opponent = self.mover, move[1]
@@ -454,16 +498,23 @@ class KlepkaState(GameState):
         if len(shown) == 2 and shown[0].prize is None and shown[0].design == shown[1].design:
             self._collect_pair()
             return
-        for cell, tile in zip(self.flipped, shown):
-            if tile.prize is not None:  # prizes are taken; footballers go back face down
+        self._take_prizes()
+        if len(shown) == 2 and shown[0].prize is not None and shown[1].prize is not None:
+            self.events["two_prizes_turns"] += 1
+        self._next_or_over((self.mover + 1) % self.players)
+
+    def _take_prizes(self) -> None:
+        """The mover takes the prizes turned this turn; footballers go back face down."""
+        tiles = self.engine.tiles
+        for cell in self.flipped:
+            tile = tiles[self.board[cell]]  # type: ignore[index]
+            if tile.prize is not None:
                 self.prizes[self.mover].append(tile.label)
                 self.held[self.mover][tile.prize] += 1
                 self.cards_out[tile.prize] += 1
                 self.events["prizes_taken"] += 1
                 self._remove(cell)
-        if len(shown) == 2 and shown[0].prize is not None and shown[1].prize is not None:
-            self.events["two_prizes_turns"] += 1
-        self._next_or_over((self.mover + 1) % self.players)
+        self.flipped = []
 
     def _collect_pair(self) -> None:
         for cell in self.flipped:
@@ -535,7 +586,6 @@ _HANDLERS = {
     (WINDOW, "pass"): KlepkaState._pass,
     (WINDOW, "yellow"): KlepkaState._yellow,
     (WINDOW, "red"): KlepkaState._red,
-    (WINDOW, "yellows"): KlepkaState._red,
     (TURN, "flip"): KlepkaState._flip,
     (TURN, "var"): KlepkaState._var,
     (TURN, "match"): KlepkaState._match,
@@ -593,15 +643,32 @@ def _memory_play(state: KlepkaState, rng: random.Random, memory: Mapping[int, st
 
 
 def _window_choice(state: KlepkaState, memory: Mapping[int, str]) -> Move:
-    """Take the turn with a Red when a known pair waits; book the leader with a Yellow."""
-    seat = state.queue[0]
-    moves = state._window_moves(seat)
-    for wanted in (("red",), ("yellows",)):
-        if wanted in moves and _known_pair(state, memory) is not None:
-            return wanted
-    mover = state.mover
-    if ("yellow",) in moves and state.points(mover) > state.points(seat):
-        return ("yellow",)
+    """When a holder of a Yellow or Red interrupts (clarification memory-model).
+
+    A Red, or a Yellow that is someone's second (the Red's rule), when the
+    holder knows a pair to take with the turn; after a first tile, a Yellow
+    on the mover when the holder remembers where its match lies (the mover
+    may too); at a turn's start, a Yellow on a mover who leads the holder.
+    """
+    seat, mover = state.queue[0], state.mover
+    held = state.held[seat]
+    knows_pair = not state.skips[seat] and _known_pair(state, memory) is not None
+    if knows_pair and held["red"]:
+        return ("red",)
+    if not held["yellow"]:
+        return ("pass",)
+    if knows_pair:
+        booked = [target for target in range(state.players) if target != seat and state.bookings[target] == 1]
+        if booked:
+            return ("yellow", mover if mover in booked else booked[0])
+    if state.flipped:
+        first = state.flipped[0]
+        design = state.engine.tiles[state.board[first]].design  # type: ignore[index]
+        if design not in state.engine.prize_designs and _remembers(memory, design, besides=first):
+            return ("yellow", mover)
+        return ("pass",)
+    if state.points(mover) > state.points(seat):
+        return ("yellow", mover)
     return ("pass",)
 
 

@@ -277,16 +277,20 @@ def test_transfer_passes_the_same_field_on_without_a_penalty(engine):
     assert state.events["answers_right"] == 1
 
 
-def test_a_transfer_can_be_passed_on_but_not_back_to_where_it_began(engine):
+def test_a_transfer_cannot_be_passed_on_the_receiver_answers_or_takes_the_penalty(engine):
+    """Clarification transfer-again, the seed: «получивший трансфер отвечает…; не ответил —
+    штраф (2 карты) получает он»."""
     hand = HAND + ["action-transfer"]
     state = position(engine, field=FR_FW_BALLON, hands=[hand, hand, HAND])
     apply_checked(engine, state, ("transfer",))
-    assert ("transfer",) in state.legal_moves() and state.transfer_origin == 0
-    apply_checked(engine, state, ("transfer",))
-    assert state.current_player() == 2 and state.events["transfers"] == 2
-    state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND])
-    state.transfer_origin = 0  # the field came back to the seat that began passing it on
-    assert ("transfer",) not in state.legal_moves()
+    assert state.current_player() == 1 and state.transfer_origin == 0
+    assert ("transfer",) not in state.legal_moves() and ("answer",) in state.legal_moves()
+    with pytest.raises(SimulationError):
+        state.apply(("transfer",))
+    apply_checked(engine, state, ("answer",))  # seat 1 knows nobody: the penalty is seat 1's
+    assert len(state.hands[1]) == 6 + 2 and state.events["penalties"] == 1 and state.phase == LAY
+    apply_checked(engine, state, ("lay", "country-spain"))
+    assert state.current_player() == 2 and state.transfer_origin == -1
 
 
 @pytest.mark.parametrize("card,drawn", [("yellow", 1), ("red", 3)])
@@ -447,26 +451,46 @@ def test_simple_variant_allows_naming_a_footballer_again(game):
     assert state.events["answers_right"] == 2 and state.named == "fr-forward-captain"
 
 
-def test_simple_variant_transfer_passes_the_laid_field_and_the_receiver_answers_it_first(game):
-    # clarification 'simple-transfer': the receiver answers the same combination, in the standard order
+def test_simple_variant_transfer_is_played_instead_of_laying_and_the_receiver_answers_it_first(game):
+    # the seed's Transfer: «обычную не кладёшь» in the simple variant too (clarification
+    # 'simple-transfer'); the receiver answers the same combination, in the standard order
     engine = make_engine(game, variant="simple")
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain", "action-transfer"], HAND],
-                     knowledge=[0, CAPTAIN])
-    apply_checked(engine, state, ("lay", "fact-captain"), ("transfer",))
-    passed = {group: card.label for group, card in state.field.items()}
+                     knowledge=[0, BALLON])
+    assert state.phase == LAY_FIRST and ("transfer",) in state.legal_moves()
+    apply_checked(engine, state, ("transfer",))
+    assert "fact-captain" in designs(engine, state.hands[0]) and len(state.hands[0]) == 6  # no ordinary card laid
+    assert {group: card.design for group, card in state.field.items()} == {
+        GEO: "country-france", POSITION: "position-forward", FACT: "fact-ballon-dor"}
     assert state.current_player() == 1 and state.phase == START  # no card laid first
     apply_checked(engine, state, ("answer",))
-    assert {group: card.label for group, card in state.field.items()} == passed
-    assert state.named == "fr-forward-captain" and state.phase == LAY
+    assert state.named and state.phase == LAY
     apply_checked(engine, state, ("lay", "country-italy"))
     assert state.current_player() == 0 and len(state.hands[1]) == 4
+
+
+def test_simple_variant_no_transfer_once_the_card_is_laid(game):
+    engine = make_engine(game, variant="simple")
+    state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain", "action-transfer"], HAND])
+    apply_checked(engine, state, ("lay", "fact-captain"))
+    assert state.phase == START and ("transfer",) not in state.legal_moves()
 
 
 def test_simple_variant_receiver_without_an_answer_draws_the_standard_penalty(game):
     engine = make_engine(game, variant="simple")
     state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["fact-captain", "action-transfer"], HAND])
-    apply_checked(engine, state, ("lay", "fact-captain"), ("transfer",), ("answer",))
+    apply_checked(engine, state, ("transfer",), ("answer",))
     assert state.phase == LAY and len(state.hands[1]) == 5 + 2
+
+
+def test_simple_variant_greedy_transfers_instead_of_laying_when_no_lay_leaves_a_known_name(game):
+    engine = make_engine(game, variant="simple")
+    bot = engine.bots()["greedy"]
+    state = position(engine, field=FR_FW_BALLON, hands=[HAND + ["action-transfer"], HAND], knowledge=[0, 0])
+    assert bot(state, random.Random(1)) == ("transfer",)
+    hand = HAND + ["country-france", "action-transfer"]  # France on France keeps a field it can answer
+    state = position(engine, field=FR_FW_BALLON, hands=[hand, HAND], knowledge=[BALLON, 0])
+    assert bot(state, random.Random(1)) == ("lay", "country-france")
 
 
 def test_a_tie_on_points_is_shared_by_every_seat_with_the_highest_total(game):
@@ -596,3 +620,17 @@ def test_answers_refuses_an_unknown_card():
 
     result = CliRunner().invoke(cli, ["--content", str(CONTENT.parent), "answers", "head-game", "--fact", "world peace"])
     assert result.exit_code == 2 and "unknown fact card" in result.output
+
+
+def test_position_codes_follow_the_seeds_notation_in_every_language(game):
+    """Issue 26: the seed's codes are the Russian FIFA notation (ФРВ = striker, ЦФД = centre
+    forward, ЛФА/ПФА = wingers); every language prints as many codes, in the same order, and the
+    striker is a striker's code (not "SS", a second striker, nor "HS", a hanging striker)."""
+    striker = {"ru": "ФРВ", "en": "ST", "de": "ST"}
+    for language in ("ru", "en", "de"):
+        for position in ("goalkeeper", "defender", "midfielder", "forward"):
+            codes = game.text(f"card.position-{position}.codes", language)
+            assert len(codes.split(", ")) == len(game.text(f"card.position-{position}.codes", "ru").split(", "))
+        forward = game.text("card.position-forward.codes", language).split(", ")
+        assert forward[0] == striker[language], (language, forward)
+        assert not {"SS", "HS"} & set(forward)

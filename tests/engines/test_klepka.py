@@ -238,10 +238,21 @@ def test_play_game_ties_are_rolled_again(engine):
 def test_a_yellow_takes_the_turn_of_the_player_to_move(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1]}, players=3)
     assert state.phase == WINDOW and state.current_player() == 1
-    assert state.legal_moves() == [("pass",), ("yellow",)]
-    apply_checked(engine, state, ("yellow",))
+    assert state.legal_moves() == [("pass",), ("yellow", 0), ("yellow", 2)]  # any player but oneself
+    apply_checked(engine, state, ("yellow", 0))
     assert state.mover == 1 and Y1 in state.discard and state.events["turns_lost"] == 1
     assert state.phase == TURN  # the holder's own turn: nobody left to ask
+
+
+def test_a_yellow_on_a_player_not_moving_costs_that_player_its_next_turn(engine):
+    """Clarification yellow-target: «лишить права хода любого игрока»."""
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1]}, players=3)
+    apply_checked(engine, state, ("yellow", 2))
+    assert state.skips == [0, 0, 1] and state.phase == TURN and state.mover == 0  # seat 0 moves on
+    apply_checked(engine, state, ("flip", 0), ("flip", 9))
+    assert state.mover == 1  # next in order
+    apply_checked(engine, state, ("flip", 0), ("flip", 11))
+    assert state.mover == 0 and state.skips == [0, 0, 0] and state.events["turns_skipped"] == 1
 
 
 def test_the_player_to_move_is_not_asked(engine):
@@ -258,13 +269,6 @@ def test_a_red_takes_the_turn_for_its_owner_and_play_goes_on_from_there(engine):
     assert state.mover == 3
 
 
-def test_two_yellows_act_as_a_red(engine):
-    state = position(engine, {0: A1, 5: A2}, prizes={1: [Y1, Y2]})
-    apply_checked(engine, state, ("yellows",))
-    assert state.mover == 1 and Y1 in state.discard and Y2 in state.discard
-    assert state.events["double_yellows_used"] == 1
-
-
 def test_holders_are_asked_in_seat_order_after_the_mover(engine):
     state = position(engine, {0: A1, 5: A2}, prizes={0: [Y1], 1: [RED], 2: [Y2]}, mover=2, players=3)
     assert state.queue == [0, 1]
@@ -272,6 +276,92 @@ def test_holders_are_asked_in_seat_order_after_the_mover(engine):
     assert state.current_player() == 1
     apply_checked(engine, state, ("pass",))
     assert state.phase == TURN and state.current_player() == 2
+
+
+# -- issue 26: Yellow and Red at any moment -------------------------------------------------
+
+
+def test_a_yellow_after_the_first_tile_blocks_a_known_match(engine):
+    """Clarifications any-moment and half-played-turn: seat 1 and the mover both remember the
+    second Stenkin; after the mover turns the first, seat 1's Yellow ends the turn, the shown
+    tile goes back face down, and the pair stays on the board for the next player."""
+    knows = {0: "player-stenkin", 5: "player-stenkin"}
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1]}, players=3,
+                     memory={0: knows, 1: knows})
+    apply_checked(engine, state, ("pass",))  # nothing to stop yet
+    greedy = engine.bots()["greedy"]
+    rng = random.Random(3)
+    apply_checked(engine, state, greedy(state, rng))
+    assert state.flipped == [0] and state.phase == WINDOW and state.current_player() == 1
+    move = greedy(state, rng)
+    assert move == ("yellow", 0)  # the bot interrupts: it knows the match is at 5
+    apply_checked(engine, state, move)
+    assert state.pairs == [[], [], []] and state.board[0] == A1 and state.board[5] == A2
+    assert state.mover == 1 and state.phase == TURN and state.flipped == []
+    assert state.events["turns_interrupted"] == 1 and state.events["yellows_mid_turn"] == 1
+
+
+def test_a_prize_shown_before_an_interruption_is_the_movers(engine):
+    state = position(engine, {0: A1, 5: A2, 9: VAR}, prizes={1: [RED]}, players=3)
+    apply_checked(engine, state, ("pass",), ("flip", 9))
+    assert state.phase == WINDOW
+    apply_checked(engine, state, ("red",))
+    assert state.prizes[0] == [VAR] and state.board[9] is None
+    assert state.mover == 1 and state.events["reds_mid_turn"] == 1
+
+
+def test_a_red_after_the_first_tile_gives_its_owner_a_fresh_turn(engine):
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={2: [RED]}, players=3)
+    apply_checked(engine, state, ("pass",), ("flip", 0), ("red",))
+    assert state.mover == 2 and state.flipped == [] and state.board[0] == A1
+    apply_checked(engine, state, ("flip", 0), ("flip", 5))  # the owner turns both tiles of its turn
+    assert state.pairs[2] == [A1, A2]
+
+
+def test_everyone_passing_mid_turn_lets_the_mover_finish(engine):
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1], 2: [RED]}, players=3)
+    apply_checked(engine, state, ("pass",), ("pass",), ("flip", 0))
+    assert state.phase == WINDOW and state.queue == [1, 2]
+    apply_checked(engine, state, ("pass",), ("pass",))
+    assert state.phase == FLIP and state.current_player() == 0
+    apply_checked(engine, state, ("flip", 5))
+    assert state.pairs[0] == [A1, A2]
+
+
+def test_no_window_after_the_second_tile_the_pair_is_kept_first(engine):
+    """The two tiles are resolved before any card: a Yellow then costs the extra turn, not the pair."""
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1]}, players=2)
+    apply_checked(engine, state, ("pass",), ("flip", 0), ("pass",), ("flip", 5))
+    assert state.pairs[0] == [A1, A2] and state.mover == 0 and state.phase == WINDOW
+    apply_checked(engine, state, ("yellow", 0))
+    assert state.mover == 1 and state.pairs[0] == [A1, A2]
+
+
+def test_two_yellows_on_one_opponent_over_a_game_apply_the_red_rule(engine):
+    """Clarification two-yellows, the football reading: seat 1 books seat 0 early in the game;
+    much later seat 2 shows seat 0 a second Yellow mid-turn: the Red's rule for seat 2."""
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2, 20: C1, 21: C2}, prizes={1: [Y1], 2: [Y2]}, players=3)
+    apply_checked(engine, state, ("yellow", 0))  # seat 1: seat 0 loses this turn
+    assert state.mover == 1 and state.bookings == [1, 0, 0]
+    assert state.queue == [2]  # seat 2 is asked at seat 1's turn
+    apply_checked(engine, state, ("pass",), ("flip", 20), ("pass",), ("flip", 21))  # seat 1 pairs C
+    apply_checked(engine, state, ("pass",), ("flip", 0), ("pass",), ("flip", 9))  # no pair
+    assert state.mover == 2
+    apply_checked(engine, state, ("flip", 9), ("flip", 5))  # seat 2, no pair
+    assert state.mover == 0 and state.queue == [2]  # seat 1's card is spent; seat 2 still holds one
+    apply_checked(engine, state, ("pass",), ("flip", 0))
+    assert state.phase == WINDOW and state.current_player() == 2
+    apply_checked(engine, state, ("yellow", 0))  # seat 0's second Yellow of the game
+    assert state.mover == 2 and state.bookings == [0, 0, 0]
+    assert state.events["double_yellows_used"] == 1 and state.events["turns_taken_by_red"] == 1
+    assert state.skips == [0, 0, 0] and state.board[0] == A1
+
+
+def test_a_first_yellow_on_a_player_is_only_a_yellow(engine):
+    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={2: [Y2]}, players=3)
+    assert Y1 in state.discard  # an earlier Yellow of another seat's, already used on nobody here
+    apply_checked(engine, state, ("yellow", 0))
+    assert state.mover == 1 and state.events["turns_taken_by_red"] == 0  # the next seat, not the holder
 
 
 # -- the end ----------------------------------------------------------------------------------
@@ -352,33 +442,16 @@ def test_every_grid_the_rulebook_suggests_holds_every_tile_and_plays(game):
             assert play_checked(engine, 3, rows * columns, "greedy", CheckPolicy(clone_every=500)).state.is_over()
 
 
-def test_no_yellow_or_red_once_the_first_tile_of_a_turn_is_turned(engine, game):
-    """Clarification any-moment: the cards are played only before a turn's first tile;
-    the card texts say exactly that, in every language."""
-    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={1: [Y1], 2: [RED]}, players=3)
-    assert state.phase == WINDOW
-    apply_checked(engine, state, ("pass",), ("pass",))
-    assert state.phase == TURN and state.current_player() == 0
-    apply_checked(engine, state, ("flip", 0))
-    assert state.phase == FLIP and state.current_player() == 0
-    assert all(move[0] == "flip" for move in state.legal_moves())  # nobody else is asked mid-turn
-    apply_checked(engine, state, ("flip", 9))
-    assert state.phase == WINDOW and state.mover == 1 and state.current_player() == 2  # next turn's window
-    before = {"ru": "до первой", "en": "before", "de": "vor dem ersten"}
-    other = {"ru": "чужого хода", "en": "another", "de": "fremden Zuges"}
+def test_the_card_texts_say_any_moment_in_every_language(game):
+    """Clarification any-moment: the card texts say the cards are played at any moment,
+    also in the middle of another player's turn, in every language."""
+    words = {"ru": "в любой момент чужого хода", "en": "at any moment of another", "de": "jederzeit im"}
     for language in LANGUAGES:
-        for key in ("card.prize-yellow.rule", "card.prize-red.rule"):
+        for key in ("card.prize-yellow.rule", "card.prize-red.rule", "rules.card.prize-yellow",
+                    "rules.card.prize-red"):
             text = game.text(key, language)
-            assert before[language] in text and other[language] in text, (language, key, text)
-        assert "только в начале чужого хода" in game.text("clar.any-moment.d", "ru").lower()
-
-
-def test_yellows_played_at_different_times_do_not_add_up_to_a_red(engine):
-    """Clarification two-yellows: a Yellow already played does not make the next one a Red."""
-    state = position(engine, {0: A1, 5: A2, 9: B1, 11: B2}, prizes={2: [Y2]}, players=3)
-    assert Y1 in state.discard  # an earlier Yellow, already used
-    apply_checked(engine, state, ("yellow",))
-    assert state.mover == 1 and state.events["turns_taken_by_red"] == 0  # the next seat, not the holder
+            assert words[language] in text.lower(), (language, key, text)
+        assert "half-played-turn" in {c.id for c in game.meta.clarifications}
 
 
 def test_a_full_tie_on_points_and_tiles_is_a_shared_win_as_the_rulebook_says(engine, game):
@@ -388,3 +461,31 @@ def test_a_full_tie_on_points_and_tiles_is_a_shared_win_as_the_rulebook_says(eng
     assert "ties" in {c.id for c in game.meta.clarifications}
     for language, word in {"ru": "общая", "en": "shared", "de": "geteilt"}.items():
         assert word in game.text("rules.end.2", language) and word in game.text("clar.ties.d", language)
+
+
+def test_simulated_games_play_yellows_and_reds_mid_turn(engine):
+    """Issue 26: `cardgen simulate klepka` interrupts turns: the greedy bots play cards after a
+    first tile and show second Yellows; random play also books players who are not moving."""
+    from cardgen.simulation.runner import run_games
+
+    totals = {}
+    for bot in ("greedy", "random"):
+        for record in run_games(engine, 30, 5, 3, bot):
+            assert record.completed, record.violation
+            for name in ("yellows_mid_turn", "reds_mid_turn", "double_yellows_used", "turns_interrupted",
+                         "turns_skipped"):
+                totals[(bot, name)] = totals.get((bot, name), 0) + record.events.get(name, 0)
+    assert totals[("greedy", "yellows_mid_turn")] > 0 and totals[("greedy", "reds_mid_turn")] > 0
+    assert totals[("greedy", "double_yellows_used")] > 0 and totals[("greedy", "turns_interrupted")] > 0
+    assert totals[("random", "turns_skipped")] > 0
+
+
+def test_greedy_takes_the_turn_with_a_red_after_a_first_tile_when_it_knows_a_pair(engine):
+    knows = {5: "player-gvozdev", 11: "player-gvozdev"}
+    state = position(engine, {0: A1, 3: A2, 5: B1, 11: B2}, prizes={1: [RED]}, players=3, memory={1: knows})
+    apply_checked(engine, state, ("pass",), ("flip", 0))
+    assert state.current_player() == 1
+    assert engine.bots()["greedy"](state, random.Random(1)) == ("red",)
+    state = position(engine, {0: A1, 3: A2, 5: B1, 11: B2}, prizes={1: [RED]}, players=3)
+    apply_checked(engine, state, ("pass",), ("flip", 0))
+    assert engine.bots()["greedy"](state, random.Random(1)) == ("pass",)  # nothing known: keep the card
