@@ -43,18 +43,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from cardgen.engines.base import Engine, _text
+from cardgen.engines.base import Engine, Outcome, _text
 from cardgen.errors import InvariantViolation, SimulationError
 from cardgen.simulation.invariants import CheckPolicy
 from cardgen.simulation.runner import derive_seed, play_checked
 from cardgen.simulation.sweep_stats import CellTally, effects, tally_summary
 
-FORMAT = 1
+FORMAT = 2
 CHUNK_GAMES = 250
 CHECK_FIRST = 20
 CHECK_EVERY = 100
 
-# (index, turns, violation or None, winners, scores, draw, ((event, count), ...))
+# (index, turns, violation or None, winners, scores, draw, ((event, count), ...), extra): ``extra`` holds
+# the winner's margin over the runner-up ("margin") and, for the games played under the checks, the
+# turns that offered a choice and the legal moves summed over the turns ("decisions", "branching")
 Record = tuple
 
 
@@ -92,6 +94,10 @@ class SweepPlan:
     check_first: int = CHECK_FIRST
     check_every: int = CHECK_EVERY
     chunk_games: int = CHUNK_GAMES
+    #: ``None``: every cell plays ``games``.  A number: every cell plays until each seat's
+    #: (or a mixed cell's first bot's) 95 % interval is at most this wide on either side, and
+    #: ``games`` is the cap (:func:`run_sweep`).
+    precision: float | None = None
 
     def cells(self) -> list[Cell]:
         names = [name for name, _ in self.options]
@@ -192,7 +198,7 @@ class ChunkResult:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     records = play_chunk(task)
-    tally = CellTally(task.players)
+    tally = CellTally(task.players, is_mixed(task.bot))
     tally.add(records)
     return ChunkResult(chunk_text(task, records), tally)
 
@@ -205,31 +211,98 @@ def chunk_text(task: ChunkTask, records: list[Record]) -> str:
 def play_chunk(task: ChunkTask) -> list[Record]:
     """Play the chunk's games; one record per game, in index order."""
     engine = worker_engine(task.engine, task.game_dir, task.options)
-    choose = engine.bots()[task.bot]
+    bots = engine.bots()
     bound = engine.move_bound(task.players)
     policy = CheckPolicy()
     records = []
     for index in range(task.start, task.stop):
         seed = game_seed(task.seed, task.cell_key, index)
+        choose = seated_bot(bots, task.bot, task.players, index)
         if is_checked(index, task.check_first, task.check_every):
-            records.append(_checked_record(engine, task, index, seed, policy))
+            records.append(_checked_record(engine, task, index, seed, policy, choose))
         else:
             records.append(_bare_record(engine, task.players, index, seed, choose, bound))
     return records
 
 
-def _finished(index: int, turns: int, state: Any) -> Record:
+def is_mixed(bot: str) -> bool:
+    """``"greedy+random"``: one greedy, the others random, greedy's seat turning game by game."""
+    return "+" in bot
+
+
+def seat_bots(bot: str, players: int, index: int) -> list[str]:
+    """The bot of each seat in game ``index`` of a cell: a mixed cell's first bot sits in seat
+    ``index % players`` (every seat equally often, whatever the chunking), the second in the rest."""
+    if not is_mixed(bot):
+        return [bot] * players
+    lead, other = bot.split("+", 1)
+    names = [other] * players
+    names[index % players] = lead
+    return names
+
+
+def seated_bot(bots: Mapping[str, Callable], bot: str, players: int, index: int) -> Callable:
+    """The engine's own bot for a plain cell (its fast loop stays on), else one that asks the
+    bot of the seat to move; both draw from the game's one bot RNG."""
+    if not is_mixed(bot):
+        return bots[bot]
+    choosers = [bots[name] for name in seat_bots(bot, players, index)]
+
+    def by_seat(state: Any, rng: random.Random) -> Any:
+        return choosers[state.current_player()](state, rng)
+
+    return by_seat
+
+
+def _finished(index: int, turns: int, state: Any, extra: dict | None = None) -> Record:
     outcome = state.outcome()
     return (index, turns, None, list(outcome.winners), [float(s) for s in outcome.scores], bool(outcome.draw),
-            sorted(state.events.items()))
+            sorted(state.events.items()), {"margin": _number(winner_margin(outcome)), **(extra or {})})
 
 
-def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, policy: CheckPolicy) -> Record:
+def winner_margin(outcome: Outcome) -> float:
+    """How far the winner is ahead of the runner-up, in the game's own score, read the engine's way.
+
+    The engine says who won (``winners``) and, where the game has places, who came next
+    (``ranking``): in a game where the lowest score wins, the runner-up is the second lowest.
+    Without a ranking the runner-up is the other seat whose score is nearest the winner's.  A
+    shared win or a draw has no margin: 0.
+    """
+    scores = outcome.scores
+    if outcome.draw or len(outcome.winners) != 1 or len(scores) < 2:
+        return 0.0
+    winner = outcome.winners[0]
+    others = [seat for seat in outcome.ranking if seat != winner] or sorted(
+        (seat for seat in range(len(scores)) if seat != winner),
+        key=lambda seat: (abs(scores[seat] - scores[winner]), seat))
+    return abs(float(scores[winner]) - float(scores[others[0]]))
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, policy: CheckPolicy,
+                    choose: Callable) -> Record:
     try:
-        played = play_checked(engine, task.players, seed, task.bot, policy)
+        played = play_checked(engine, task.players, seed, choose, policy)
     except InvariantViolation as violation:
-        return (index, violation.move_number, str(violation), [], [], False, [])
-    return _finished(index, len(played.moves), played.state)
+        return (index, violation.move_number, str(violation), [], [], False, [], {})
+    return _finished(index, len(played.moves), played.state, _choices(engine, task.players, seed, played.moves))
+
+
+def _choices(engine: Engine, players: int, seed: int, moves: Sequence[Any]) -> dict[str, int]:
+    """The checked game played again to count its choices: the turns with more than one legal
+    move, and the legal moves summed over the turns (the branching factor's numerator).  Counted on
+    the checked sample only: the bare games' fast loops hand no legal moves out."""
+    state = engine.new_game(players, seed)
+    decisions = branching = 0
+    for move in moves:
+        legal = len(state.legal_moves())
+        decisions += legal > 1
+        branching += legal
+        state.apply(move)
+    return {"decisions": decisions, "branching": branching}
 
 
 def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Callable, bound: int) -> Record:
@@ -244,7 +317,7 @@ def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Ca
         message = f"{type(error).__name__}: {error}" if not isinstance(error, SimulationError) else str(error)
         # the failing move's number as far as the state counted it (the engines count moves in ``turn``)
         failed = getattr(state, "turn", 0) + 1
-        return (index, failed, f"{message} (game {engine.game.id}, seed {seed}, move {failed})", [], [], False, [])
+        return (index, failed, f"{message} (game {engine.game.id}, seed {seed}, move {failed})", [], [], False, [], {})
 
 
 # -- running a plan --------------------------------------------------------------------------------
@@ -284,7 +357,7 @@ def run_sweep(
     folder = store / plan.identity(content)
     folder.mkdir(parents=True, exist_ok=True)
     cells = plan.cells()
-    tallies = [CellTally(cell.players) for cell in cells]
+    tallies = [CellTally(cell.players, is_mixed(cell.bot)) for cell in cells]
     result = SweepResult(plan, cells, tallies)
     todo = []
     for task in plan.tasks():
@@ -325,17 +398,31 @@ def _saved(path: Path, task: ChunkTask) -> list | None:
 
 
 def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
-                   defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """Every number of the sweep, in a fixed order, free of anything run-dependent."""
+                   defaults: Mapping[str, Any], event_names: Sequence[str] = ()) -> dict[str, Any]:
+    """Every number of the sweep, in a fixed order, free of anything run-dependent.
+
+    ``findings`` holds the report's claims (:mod:`cardgen.simulation.findings`); ``event_names``
+    are the engine's own counters, reported in every cell (zero when they never happened)."""
+    from cardgen.simulation.findings import build_findings
+    from cardgen.simulation.limits import cell_limit_checks
+
     plan = result.plan
     limits = game.meta.limits
+    base_players = game.meta.players.min
     cells = []
     for cell, tally in zip(result.cells, result.tallies):
         options = {**{n: _text(v) for n, v in defaults.items()}, **dict(cell.options)}
-        summary = tally_summary(tally, limits)
-        cells.append({"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
-                      "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
-                      "games": plan.games, **summary})
+        summary = tally_summary(tally, event_names)
+        record = {"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
+                  "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
+                  "games": tally.games, **summary}
+        checks = cell_limit_checks(limits, record, base_players)
+        record["limits"] = checks
+        record["within_limits"] = all(c["verdict"] != "outside" for c in checks)
+        record["limits_verdict"] = ("outside" if not record["within_limits"] else
+                                    "undecided" if any(c["verdict"] == "undecided" for c in checks) else "inside")
+        cells.append(record)
+    baselines = baselines_of(plan.options, defaults)
     return {
         "format": FORMAT,
         "game": game.id,
@@ -343,9 +430,11 @@ def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
         "content_sha256": content,
         "seed": plan.seed,
         "games_per_cell": plan.games,
+        "precision": plan.precision,
         "grid": {"players": list(plan.players), "options": {n: list(v) for n, v in plan.options},
                  "bots": list(plan.bots)},
         "default_options": {n: _text(v) for n, v in sorted(defaults.items())},
+        "baselines": baselines,
         "checks": {
             "sample": f"the first {plan.check_first} games of every cell and every {plan.check_every}th after"
                       if plan.check_every > 0 else f"the first {plan.check_first} games of every cell",
@@ -354,9 +443,21 @@ def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
             "other_games": "played without checks; a game past the move bound or an engine error is a violation",
         },
         "limits": limits.model_dump() if limits is not None else None,
+        "limits_base_players": (limits.players or base_players) if limits is not None else None,
         "cells": cells,
+        "findings": build_findings(cells, plan.options, baselines),
         "effects": effects(plan.options, cells),
     }
+
+
+def baselines_of(options: Sequence[tuple[str, Sequence[str]]], defaults: Mapping[str, Any]) -> dict[str, str]:
+    """Each varied option's value the others are compared with: the game's default when it was
+    swept, else the first value given."""
+    found = {}
+    for name, values in options:
+        default = _text(defaults[name]) if name in defaults else None
+        found[name] = default if default in values else values[0]
+    return found
 
 
 def content_fingerprint(game_dir: Path, engine_class: type) -> str:

@@ -22,10 +22,16 @@ MEASURES = ("turns_mean", "first_player_win_rate", "last_player_win_rate", "draw
 
 
 class CellTally:
-    """Everything a cell's figures need, summed exactly."""
+    """Everything a cell's figures need, summed exactly.
 
-    def __init__(self, players: int):
+    ``mixed``: the cell seats one bot against another, the first one's seat turning game by
+    game (game ``i``: seat ``i % players``); the tally then also counts, per seat of that bot,
+    its games, its win credit and the draws.
+    """
+
+    def __init__(self, players: int, mixed: bool = False):
         self.players = players
+        self.mixed = mixed
         self.games = 0
         self.completed = 0
         self.turns: Counter[int] = Counter()
@@ -37,9 +43,16 @@ class CellTally:
         self.events: Counter[str] = Counter()
         self.violations: list[tuple[int, str]] = []  # (game index, message), the lowest indices kept
         self.violation_count = 0
+        self.sampled = 0  # checked games, whose choices were counted
+        self.sampled_turns = 0
+        self.decisions = 0
+        self.branching = 0
+        self.lead_games = [0] * players if mixed else []
+        self.lead_wins: list[Fraction | int] = [0] * players if mixed else []
+        self.lead_draws = [0] * players if mixed else []
 
     def add(self, records: Sequence[Sequence[Any]]) -> None:
-        for index, turns, violation, winners, scores, draw, events in records:
+        for index, turns, violation, winners, scores, draw, events, extra in records:
             self.games += 1
             if violation is not None:
                 self.violation_count += 1
@@ -57,16 +70,27 @@ class CellTally:
             for seat, score in enumerate(scores):
                 self.scores[seat] += int(score) if float(score).is_integer() else Fraction(score)
             if len(scores) > 1:
-                top, second = sorted(scores, reverse=True)[:2]
-                self.margins[top - second] += 1
+                self.margins[extra["margin"]] += 1
             for name, count in events:
                 self.events[name] += count
+            if "decisions" in extra:
+                self.sampled += 1
+                self.sampled_turns += turns
+                self.decisions += extra["decisions"]
+                self.branching += extra["branching"]
+            if self.mixed:
+                lead = index % self.players
+                self.lead_games[lead] += 1
+                self.lead_draws[lead] += bool(draw)
+                if lead in winners:
+                    self.lead_wins[lead] += Fraction(1, len(winners)) if len(winners) > 1 else 1
 
     def merge(self, other: "CellTally") -> None:
         """Fold in another tally of the same cell (a chunk's, made where the chunk was played):
         the state is the one :meth:`add` of both tallies' records gives, in any order."""
-        if other.players != self.players:
-            raise ValueError(f"cannot merge a {other.players}-player tally into a {self.players}-player one")
+        if other.players != self.players or other.mixed != self.mixed:
+            raise ValueError(f"cannot merge a {other.players}-player tally into a {self.players}-player one"
+                             if other.players != self.players else "cannot merge a mixed-bot tally with another")
         self.games += other.games
         self.completed += other.completed
         self.turns.update(other.turns)
@@ -79,17 +103,28 @@ class CellTally:
         # each tally keeps its lowest indices, so the lowest of both are among them
         self.violations = sorted([*self.violations, *other.violations])[:VIOLATION_EXAMPLES]
         self.violation_count += other.violation_count
+        self.sampled += other.sampled
+        self.sampled_turns += other.sampled_turns
+        self.decisions += other.decisions
+        self.branching += other.branching
+        self.lead_games = [mine + theirs for mine, theirs in zip(self.lead_games, other.lead_games)]
+        self.lead_wins = [mine + theirs for mine, theirs in zip(self.lead_wins, other.lead_wins)]
+        self.lead_draws = [mine + theirs for mine, theirs in zip(self.lead_draws, other.lead_draws)]
 
 
-def tally_summary(tally: CellTally, limits: Any = None) -> dict[str, Any]:
-    """The cell's figures, with the keys ``check_limits`` reads, and its limit checks."""
-    from cardgen.simulation.limits import check_limits
+def tally_summary(tally: CellTally, event_names: Sequence[str] = ()) -> dict[str, Any]:
+    """The cell's figures (the keys ``check_limits`` reads among them).
 
+    A fair share counts only the games somebody won: with draws, every seat of a
+    fair game wins ``(1 - draw rate) / players`` of the games.
+    """
     done = tally.completed
     rates = [_ratio(w, done) for w in tally.wins]
     intervals = [wilson_interval(float(w), done) for w in tally.wins]
     lengths = sorted(tally.turns.items())
     margin_total = sum((Fraction(m) * n for m, n in tally.margins.items()), Fraction(0))
+    events = Counter({name: 0 for name in event_names})
+    events.update(tally.events)
     summary: dict[str, Any] = {
         "completed": done,
         "completion_rate": _round(_ratio(done, tally.games)),
@@ -100,6 +135,7 @@ def tally_summary(tally: CellTally, limits: Any = None) -> dict[str, Any]:
         "wins": [_round(float(w)) for w in tally.wins],
         "win_rates": [_round(r) for r in rates],
         "win_rates_ci95": [[_round(low), _round(high)] for low, high in intervals],
+        "fair_share": _round(_ratio(done - tally.draws, done) / tally.players) if done else 0.0,
         "shared_wins": tally.shared_wins,
         "draws": tally.draws,
         "draw_rate": _round(_ratio(tally.draws, done)),
@@ -109,13 +145,22 @@ def tally_summary(tally: CellTally, limits: Any = None) -> dict[str, Any]:
         "scores_mean": [_round(_ratio(s, done)) for s in tally.scores],
         "margin_mean": _round(_ratio(margin_total, sum(tally.margins.values()))),
         "margin_histogram": [[_number(m), n] for m, n in sorted(tally.margins.items())],
-        "events": dict(sorted(tally.events.items())),
-        "events_per_game": {k: _round(_ratio(v, done)) for k, v in sorted(tally.events.items())},
+        "choices": {
+            "games_counted": tally.sampled,
+            "decision_share": _round(_ratio(tally.decisions, tally.sampled_turns)),
+            "branching_mean": _round(_ratio(tally.branching, tally.sampled_turns)),
+        },
+        "events": dict(sorted(events.items())),
+        "events_per_game": {k: _round(_ratio(v, done)) for k, v in sorted(events.items())},
     }
     summary["turns_mean"] = summary["turns"]["mean"]
-    checks = check_limits(limits, summary) if limits is not None else []
-    summary["limits"] = [{"name": c.name, "measured": c.measured, "required": c.required, "ok": c.ok} for c in checks]
-    summary["within_limits"] = all(c.ok for c in checks)
+    if tally.mixed:
+        summary["lead_seats"] = [
+            {"seat": seat + 1, "games": games, "wins": _round(float(wins)), "draws": draws,
+             "win_rate": _round(_ratio(wins, games)),
+             "win_rate_ci95": [_round(v) for v in wilson_interval(float(wins), games)]}
+            for seat, (games, wins, draws) in enumerate(zip(tally.lead_games, tally.lead_wins, tally.lead_draws))
+        ]
     return summary
 
 
@@ -139,10 +184,16 @@ def effects(options: Sequence[tuple[str, Sequence[str]]], cells: Sequence[Mappin
 
 def _turns(lengths: list[tuple[int, int]], total: int) -> dict[str, float]:
     if not total:
-        return {"mean": 0.0, "p50": 0, "p95": 0, "min": 0, "max": 0}
+        return {"mean": 0.0, "sd": 0.0, "p5": 0, "p25": 0, "p50": 0, "p75": 0, "p95": 0, "min": 0, "max": 0}
+    mean = Fraction(sum(t * n for t, n in lengths), total)
+    variance = sum((t - mean) ** 2 * n for t, n in lengths) / (total - 1) if total > 1 else Fraction(0)
     return {
-        "mean": _round(sum(t * n for t, n in lengths) / total),
+        "mean": _round(mean),
+        "sd": _round(float(variance) ** 0.5),
+        "p5": _nearest_rank(lengths, total, 5),
+        "p25": _nearest_rank(lengths, total, 25),
         "p50": _nearest_rank(lengths, total, 50),
+        "p75": _nearest_rank(lengths, total, 75),
         "p95": _nearest_rank(lengths, total, 95),
         "min": lengths[0][0],
         "max": lengths[-1][0],
