@@ -134,7 +134,7 @@ def summary_sentences(document: Mapping[str, Any]) -> list[str]:
     sentences.extend(_option_sentences(document, claims))
     sentences.extend(_limit_sentences(document))
     broken = sum(cell["violations"] for cell in cells)
-    checked = document["checks"]["checked_games_per_cell"] * len(cells)
+    checked = sum(cell["checked_games"] for cell in cells)
     sentences.append(
         f"{broken} game(s) broke an invariant." if broken else
         f"No game broke an invariant ({checked} games checked after every turn, the rest played to their end)."

@@ -40,6 +40,7 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -108,11 +109,17 @@ class SweepPlan:
         ]
 
     def tasks(self) -> list["ChunkTask"]:
+        """Every chunk of every cell up to ``games`` (an adaptive sweep plays a first part of them)."""
+        return [task for cell in self.cells() for task in self.chunk_tasks(cell, 0, self.games)]
+
+    def chunk_tasks(self, cell: Cell, start: int, stop: int) -> list["ChunkTask"]:
+        """The chunks of games ``start .. stop-1`` of ``cell``; chunks start at multiples of
+        ``chunk_games`` (``start`` is one), so a resumed or adaptive run finds them by name."""
         return [
             ChunkTask(self.engine, str(self.game_dir), cell.index, cell.key, cell.options, cell.players, cell.bot,
-                      self.seed, start, min(start + self.chunk_games, self.games), self.check_first, self.check_every)
-            for cell in self.cells()
-            for start in range(0, self.games, self.chunk_games)
+                      self.seed, first, min(first + self.chunk_games, stop, self.games), self.check_first,
+                      self.check_every)
+            for first in range(start, min(stop, self.games), self.chunk_games)
         ]
 
     def checked_games(self) -> int:
@@ -121,7 +128,7 @@ class SweepPlan:
     def identity(self, content: str) -> str:
         """A hash of everything the records depend on (not the chunking): names the resume folder."""
         data = [FORMAT, content, self.engine, self.players, self.options, self.bots, self.games, self.seed,
-                self.check_first, self.check_every]
+                self.check_first, self.check_every]  # not the precision: it only says how many chunks to play
         return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
 
 
@@ -351,7 +358,13 @@ def run_sweep(
     progress: Callable[[int], None] | None = None,
 ) -> SweepResult:
     """Play every chunk not already saved under ``store`` with ``execute``,
-    saving each as it finishes; then fold all of them into per-cell tallies."""
+    saving each as it finishes; then fold all of them into per-cell tallies.
+
+    With ``plan.precision`` the cells play in rounds: after each round a cell whose seats'
+    95 % intervals are all at most ``precision`` on either side stops, the others play on to
+    the number of games their win rates so far say they need (whole chunks, at most
+    ``plan.games``).  A round's decision reads the cell's games 0 .. n-1 and nothing else, so
+    the same seed stops every cell at the same game on any scheduler."""
     from cardgen.fileio import write_text_atomic
 
     folder = store / plan.identity(content)
@@ -359,16 +372,6 @@ def run_sweep(
     cells = plan.cells()
     tallies = [CellTally(cell.players, is_mixed(cell.bot)) for cell in cells]
     result = SweepResult(plan, cells, tallies)
-    todo = []
-    for task in plan.tasks():
-        records = _saved(folder / f"{task.name}.json", task)
-        if records is None:
-            todo.append(task)
-        else:
-            tallies[task.cell].add(records)
-            result.chunks_reused += 1
-            if progress is not None:
-                progress(len(records))
 
     def done(task: ChunkTask, chunk: ChunkResult) -> None:
         write_text_atomic(folder / f"{task.name}.json", chunk.text)
@@ -378,8 +381,48 @@ def run_sweep(
         if progress is not None:
             progress(chunk.tally.games)
 
-    execute(todo, done)
-    return result
+    played = [0] * len(cells)
+    targets = [plan.games if plan.precision is None else min(plan.games, FIRST_ROUND_CHUNKS * plan.chunk_games)] * len(cells)
+    while True:
+        todo = []
+        for cell in cells:
+            for task in plan.chunk_tasks(cell, played[cell.index], targets[cell.index]):
+                records = _saved(folder / f"{task.name}.json", task)
+                if records is None:
+                    todo.append(task)
+                else:
+                    tallies[task.cell].add(records)
+                    result.chunks_reused += 1
+                    if progress is not None:
+                        progress(len(records))
+            played[cell.index] = targets[cell.index]
+        execute(todo, done)
+        if plan.precision is None:
+            return result
+        targets = [next_target(plan, tally, count) for tally, count in zip(tallies, played)]
+        if targets == played:
+            return result
+
+
+#: An adaptive sweep's first round: this many chunks per cell before the first look at the data.
+FIRST_ROUND_CHUNKS = 4
+
+
+def next_target(plan: SweepPlan, tally: CellTally, played: int) -> int:
+    """How many games the cell should have played by the end of the next round: ``played`` when
+    every seat's interval is narrow enough or the cap is reached, else the count the widest
+    seat needs at its present rate (a tenth more, whole chunks, at least one more chunk)."""
+    from cardgen.simulation.statistics import Z_95, wilson_interval
+
+    if played >= plan.games or not tally.completed:
+        return played
+    widest = max((high - low) / 2 for low, high in (wilson_interval(float(w), tally.completed) for w in tally.wins))
+    if widest <= plan.precision:
+        return played
+    spread = max(rate * (1 - rate) for rate in (float(Fraction(w) / tally.completed) for w in tally.wins))
+    needed = Z_95 ** 2 * spread / plan.precision ** 2 * 1.1 * tally.games / tally.completed
+    chunks = -(-int(needed) // plan.chunk_games)
+    return min(plan.games, max(played + plan.chunk_games, chunks * plan.chunk_games))
 
 
 def _saved(path: Path, task: ChunkTask) -> list | None:
@@ -415,7 +458,9 @@ def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
         summary = tally_summary(tally, event_names)
         record = {"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
                   "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
-                  "games": tally.games, **summary}
+                  "games": tally.games,
+                  "checked_games": sum(1 for i in range(tally.games) if is_checked(i, plan.check_first, plan.check_every)),
+                  **summary}
         checks = cell_limit_checks(limits, record, base_players)
         record["limits"] = checks
         record["within_limits"] = all(c["verdict"] != "outside" for c in checks)

@@ -214,3 +214,37 @@ def test_yesterdays_limits_still_validate_and_by_players_is_checked(tmp_path):
     message = str(failed.value)
     assert "(field limits.by_players.9): limits.by_players names 9 players, outside the game's 3..6 players" in message
     assert "(field limits.by_players.4.first_player_win_rate): first_player_win_rate must be [low, high]" in message
+
+
+def test_precision_plays_each_cell_until_its_intervals_are_narrow_the_same_on_any_chunking(tmp_path):
+    """--precision 0.02: cells stop at different counts, decided by their own games only."""
+    import dataclasses
+
+    from cardgen.simulation.sweep import run_chunk
+
+    plan = SweepPlan(TRICKS, f"{__name__}:EdgedCoinEngine", (2,), (), ("random", "greedy"), games=6000, seed=3,
+                     check_first=0, check_every=0, chunk_games=250, precision=0.02)
+    game = load_game(TRICKS)
+
+    def document(plan: SweepPlan, store: Path, execute=None) -> str:
+        from cardgen.simulation.sweep import run_inline
+
+        result = run_sweep(plan, store, "coin", execute or run_inline)
+        return document_text(sweep_document(result, game, "coin", "coin", {}, CoinEngine.event_names))
+
+    def backwards(tasks, done):  # another scheduler: chunks finish in reverse order
+        for task in reversed(list(tasks)):
+            done(task, run_chunk(task))
+
+    text = document(plan, tmp_path / "a")
+    assert document(plan, tmp_path / "b", backwards) == text
+    cells = json.loads(text)["cells"]
+    for cell in cells:
+        assert cell["games"] % 250 == 0 and 1000 <= cell["games"] < 6000
+        assert all((high - low) / 2 <= 0.02 for low, high in cell["win_rates_ci95"])
+        # the first round's 1,000 games were not enough (half-width about 3 points), so it played on
+        first = json.loads(document(dataclasses.replace(plan, precision=None, games=1000), tmp_path / "first"))
+        assert any((high - low) / 2 > 0.02 for low, high in first["cells"][cell["cell"]]["win_rates_ci95"])
+    # a cap below what the precision needs stops every cell at the cap
+    capped = json.loads(document(dataclasses.replace(plan, games=1500), tmp_path / "c"))
+    assert [cell["games"] for cell in capped["cells"]] == [1500, 1500]
