@@ -27,16 +27,6 @@ from typing import Any, Mapping
 
 from cardgen.render.fonts import FONT_DIR
 
-MEASURE_NAMES = {
-    "turns_mean": "mean game length (moves)",
-    "first_player_win_rate": "first seat's win rate",
-    "last_player_win_rate": "last seat's win rate",
-    "draw_rate": "draw rate",
-    "completion_rate": "completion rate",
-    "balance": "balance (1 - largest seat gap)",
-    "margin_mean": "mean gap between the top two scores",
-}
-COLOURS = ["#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#455a64"]
 
 
 def write_report(document: Mapping[str, Any], out: Path, pdf: bool = True) -> list[Path]:
@@ -53,6 +43,8 @@ def write_report(document: Mapping[str, Any], out: Path, pdf: bool = True) -> li
 
 def draw_plots(document: Mapping[str, Any]) -> list[bytes]:
     """The SVG plots: one per cell, then one per option with more than one value."""
+    from cardgen.simulation.report_plots import cell_figure, option_figure
+
     return ([cell_figure(cell) for cell in document["cells"]]
             + [option_figure(document, name) for name, _ in _varied(document)])
 
@@ -72,7 +64,7 @@ def report_html(document: Mapping[str, Any], plots: list[bytes] | None = None) -
     options = [{"name": name, "values": values, "plot": uri}
                for (name, values), uri in zip(_varied(document), uris[len(document["cells"]):])]
     return environment.from_string(TEMPLATE).render(
-        doc=document, cells=cells, options=options, summary=summary_sentences(document), pct=_pct,
+        doc=document, cells=cells, options=options, summary=summary_sections(document), pct=_pct,
         number=_number, interval=_interval, measured=_measured, skill=_skill_rows(document),
     )
 
@@ -91,7 +83,8 @@ def _skill_rows(document: Mapping[str, Any]) -> list[dict[str, Any]]:
         if "lead_seats" not in cell:
             continue
         finding = next(f for f in document["findings"] if f["cell"] == cell["cell"] and f["measure"] == "skill_win_rate")
-        tables.append({"cell": cell, "finding": finding, "rows": cell["lead_seats"]})
+        claims = sum(1 for f in document["findings"] if f["p_value"] is not None)
+        tables.append({"cell": cell, "finding": finding, "rows": cell["lead_seats"], "p": _p(finding, claims)})
     return tables
 
 
@@ -120,26 +113,32 @@ def report_pdf(html: str) -> bytes:
 
 def summary_sentences(document: Mapping[str, Any]) -> list[str]:
     """The report's conclusions, made from ``findings``: each about one cell, named."""
+    return [sentence for _, sentences in summary_sections(document) for sentence in sentences]
+
+
+def summary_sections(document: Mapping[str, Any]) -> list[tuple[str, list[str]]]:
+    """The conclusions by subject: seats, skill, options, limits and invariants (empty ones left out)."""
     cells = document["cells"]
     findings = document["findings"]
     claims = sum(1 for f in findings if f["p_value"] is not None)
-    sentences = []
+    seats, skill = [], []
     for cell in cells:
         if not cell["completed"]:
-            sentences.append(f"{cell['label']}: no game completed.")
+            seats.append(f"{cell['label']}: no game completed.")
         elif "lead_seats" in cell:
-            sentences.append(_skill_sentence(cell, findings, claims))
+            skill.append(_skill_sentence(cell, findings, claims))
         else:
-            sentences.append(_seat_sentence(cell, findings, claims))
-    sentences.extend(_option_sentences(document, claims))
-    sentences.extend(_limit_sentences(document))
+            seats.append(_seat_sentence(cell, findings, claims))
+    checks = _limit_sentences(document)
     broken = sum(cell["violations"] for cell in cells)
     checked = sum(cell["checked_games"] for cell in cells)
-    sentences.append(
+    checks.append(
         f"{broken} game(s) broke an invariant." if broken else
-        f"No game broke an invariant ({checked} games checked after every turn, the rest played to their end)."
+        f"No game broke an invariant ({checked:,} games checked after every turn, the rest played to their end)."
     )
-    return sentences
+    sections = [("Seats", seats), ("Skill", skill), ("Rule options", _option_sentences(document, claims)),
+                ("Limits and invariants", checks)]
+    return [(title, sentences) for title, sentences in sections if sentences]
 
 
 def _seat_sentence(cell: Mapping[str, Any], findings: list, claims: int) -> str:
@@ -194,8 +193,12 @@ def _option_sentences(document: Mapping[str, Any], claims: int) -> list[str]:
                 said.append(f"{text} ({_p(finding, claims)})")
             else:
                 quiet.append(name)
-        where = ", ".join(part for part in base["label"].split(", ") if "=" not in part)
-        sentence = f"{first['option']} against the default {first['baseline'].split('=', 1)[1]} ({where}): "
+        where = ", ".join(part for part in base["label"].split(", ") if not part.startswith(first["option"].split("=")[0] + "="))
+        name, base_value = first["baseline"].split("=", 1)
+        default = document["default_options"].get(name)
+        against = (f"the default {base_value}" if base_value == default else
+                   f"{base_value} (the first value swept; the default, {default}, was not)")
+        sentence = f"{first['option']} against {against} ({where}): "
         sentence += "; ".join(said) if said else "no detectable change"
         if said and quiet:
             sentence += "; no detectable change in " + " or ".join(quiet)
@@ -278,79 +281,6 @@ def _and(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-# -- the plots -----------------------------------------------------------------------------------------
-
-
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    plt.rcParams.update({"svg.hashsalt": "cardgen-sweep", "svg.fonttype": "none", "font.size": 9,
-                         "font.family": "DejaVu Sans",
-                         "axes.spines.top": False, "axes.spines.right": False})
-    return plt
-
-
-def cell_figure(cell: Mapping[str, Any]) -> bytes:
-    """Game lengths (histogram), seat win rates with 95 % intervals, and score margins."""
-    plt = _pyplot()
-    figure, (lengths, seats, margins) = plt.subplots(1, 3, figsize=(10, 2.6), gridspec_kw={"width_ratios": [3, 2, 2]})
-    histogram = cell["turns_histogram"]
-    if histogram:
-        lengths.bar([t for t, _ in histogram], [n for _, n in histogram], width=1.0, color=COLOURS[0])
-        lengths.axvline(cell["turns"]["p95"], color=COLOURS[1], linestyle="--", linewidth=1, label="95th percentile")
-        lengths.legend(frameon=False, loc="upper right")
-    lengths.set_title("game length (moves)")
-    lengths.set_ylabel("games")
-    players = len(cell["win_rates"])
-    positions = range(1, players + 1)
-    errors = [[rate - low for rate, (low, _) in zip(cell["win_rates"], cell["win_rates_ci95"])],
-              [high - rate for rate, (_, high) in zip(cell["win_rates"], cell["win_rates_ci95"])]]
-    seats.bar(positions, cell["win_rates"], yerr=errors, capsize=3, color=COLOURS[2])
-    seats.axhline(1 / players if players else 0, color="#555555", linestyle=":", linewidth=1)
-    seats.set_xticks(list(positions))
-    seats.set_title("win rate by seat (95 % interval)")
-    # named under the axis: a legend inside the plot sits on the bars, which fill it
-    seats.set_xlabel("seat (dotted line: a fair share)")
-    margin = cell["margin_histogram"]
-    if margin:
-        margins.bar([float(m) for m, _ in margin], [n for _, n in margin], width=0.8, color=COLOURS[3])
-    margins.set_title("gap between the top two scores")
-    figure.tight_layout()
-    return _svg(figure)
-
-
-def option_figure(document: Mapping[str, Any], name: str) -> bytes:
-    """One panel per measure: its value against the player count, one line per option value."""
-    plt = _pyplot()
-    measures = list(MEASURE_NAMES)
-    figure, axes = plt.subplots(2, 4, figsize=(10, 4.6))
-    for axis, measure in zip(axes.flat, measures):
-        for colour, (value, effect) in zip(COLOURS, document["effects"][name].items()):
-            by_players = effect["by_players"]
-            xs = [int(p) for p in by_players]
-            axis.plot(xs, [by_players[p][measure] for p in by_players], marker="o", color=colour, label=value)
-        axis.set_title(MEASURE_NAMES[measure], fontsize=8)
-        axis.set_xticks(document["grid"]["players"])
-    legend_axis = axes.flat[len(measures)]
-    legend_axis.axis("off")
-    legend_axis.legend(*axes.flat[0].get_legend_handles_labels(), title=name, frameon=False, loc="center")
-    axes.flat[4].set_xlabel("players")
-    figure.tight_layout()
-    return _svg(figure)
-
-
-def _svg(figure: Any) -> bytes:
-    import matplotlib.pyplot as plt
-
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None, "Creator": "cardgen"})
-    plt.close(figure)
-    return buffer.getvalue()
-
-
 _TEXT = re.compile(rb"<text[^>]*>([^<]*)</text>")
 #: The family name of the font inside the HTML's plots.
 PLOT_FONT = b"cardgen plot DejaVu Sans"
@@ -428,7 +358,9 @@ players {{ doc.grid.players|join(", ") }}; bots {{ doc.grid.bots|join(", ") }}{%
 ({{ doc.checks.checked_games_per_cell }} per cell). A seat's fair share counts only the games somebody won: with draws it is less than one over the number of players.
 Every claim below is tested, and the tests are corrected together (Holm) so that all of them at once err less than 5&nbsp;% of the time.</p>
 <h2>Summary</h2>
-<ul class="summary">{% for sentence in summary %}<li>{{ sentence }}</li>{% endfor %}</ul>
+{% for title, sentences in summary %}<h3>{{ title }}</h3>
+<ul class="summary">{% for sentence in sentences %}<li>{{ sentence }}</li>{% endfor %}</ul>
+{% endfor %}
 <h2>All cells</h2>
 <table><tr><th>cell</th><th>games</th><th>length (turns)</th><th>seat 1</th><th>last seat</th><th>fair share</th><th>draws</th><th>balance</th><th>limits</th></tr>
 {% for cell in cells %}<tr><td>{{ cell.label }}</td><td>{{ "{:,}".format(cell.completed) }}</td><td>{{ number(cell.turns.mean) }} &plusmn; {{ number(cell.turns.sd) }}</td>
@@ -439,7 +371,7 @@ Every claim below is tested, and the tests are corrected together (Holm) so that
 <table><tr><th>{{ table.finding.bot }}'s seat</th><th>games</th><th>{{ table.finding.bot }} wins</th><th>95&nbsp;% interval</th><th>draws</th></tr>
 {% for row in table.rows %}<tr><td>seat {{ row.seat }}</td><td>{{ "{:,}".format(row.games) }}</td><td>{{ pct(row.win_rate) }}</td><td>{{ interval(row.win_rate_ci95) }}</td><td>{{ row.draws }}</td></tr>
 {% endfor %}<tr><th>every seat</th><th>{{ "{:,}".format(table.cell.completed) }}</th><th>{{ pct(table.finding.estimate) }}</th><th>{{ interval(table.finding.ci95) }}</th><th>{{ table.cell.draws }}</th></tr></table>
-<p>A fair share is {{ pct(table.finding.expected) }}; {% if table.finding.significant %}{{ table.finding.bot }}'s edge is significant (p = {{ "%.2g"|format(table.finding.p_adjusted) }} after correction){% else %}no detectable edge{% endif %}.</p></div>
+<p>A fair share is {{ pct(table.finding.expected) }}; {% if table.finding.significant %}{{ table.finding.bot }} wins {{ "%.1f"|format((table.finding.estimate - table.finding.expected) * 100) }} points {{ "more" if table.finding.estimate > table.finding.expected else "less" }} often ({{ table.p }}){% else %}no detectable edge at {{ "{:,}".format(table.cell.completed) }} games{% endif %}.</p></div>
 {% endfor %}
 {% for option in options %}<div class="option"><h2>Option {{ option.name }}</h2>
 <p>Each measure against the player count, one line per value of {{ option.name }} (the default, {{ doc.baselines[option.name] }}, drawn solid, the others dashed); one panel row per bot{% if doc.grid.options|length > 1 %} and setting of the other options{% endif %}, never averaged. Rates on 0&ndash;100&nbsp;% axes, bars with 95&nbsp;% intervals.</p>

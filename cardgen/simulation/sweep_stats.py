@@ -165,21 +165,40 @@ def tally_summary(tally: CellTally, event_names: Sequence[str] = ()) -> dict[str
 
 
 def effects(options: Sequence[tuple[str, Sequence[str]]], cells: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """For each varied option: per value and player count, each measure averaged over the cells
-    that share them (the other options and bots), and the same over every player count."""
+    """For each varied option: per value, per setting of everything else (the bot, the other
+    varied options) and per player count, the cell's own measures with their 95 % intervals.
+    Nothing is averaged: each entry is one cell."""
     found: dict[str, Any] = {}
     for name, values in options:
         per_value: dict[str, Any] = {}
         for value in values:
-            chosen = [cell for cell in cells if cell["varied"].get(name) == value]
-            by_players: dict[str, Any] = {}
-            for players in sorted({cell["players"] for cell in chosen}):
-                group = [cell for cell in chosen if cell["players"] == players]
-                by_players[str(players)] = {m: _mean(cell[m] for cell in group) for m in MEASURES}
-            per_value[value] = {"all": {m: _mean(cell[m] for cell in chosen) for m in MEASURES},
-                                "by_players": by_players}
+            settings: dict[str, Any] = {}
+            for cell in cells:
+                if cell["varied"].get(name) != value:
+                    continue
+                others = [f"{n}={v}" for n, v in cell["varied"].items() if n != name]
+                setting = ", ".join([f"bot {cell['bot']}", *others])
+                settings.setdefault(setting, {})[str(cell["players"])] = _cell_measures(cell)
+            per_value[value] = settings
         found[name] = per_value
     return found
+
+
+def _cell_measures(cell: Mapping[str, Any]) -> dict[str, Any]:
+    from cardgen.simulation.statistics import Z_95
+
+    done = cell["completed"]
+    half = Z_95 * cell["turns"]["sd"] / done ** 0.5 if done else 0.0
+    first = wilson_interval(float(cell["wins"][0]) if cell["wins"] else 0.0, done)
+    draws = wilson_interval(float(cell["draws"]), done)
+    return {
+        "cell": cell["cell"],
+        **{m: cell[m] for m in MEASURES},
+        "turns_mean_ci95": [_round(cell["turns_mean"] - half), _round(cell["turns_mean"] + half)],
+        "first_player_win_rate_ci95": [_round(v) for v in first],
+        "draw_rate_ci95": [_round(v) for v in draws],
+        "fair_share": cell["fair_share"],
+    }
 
 
 def _turns(lengths: list[tuple[int, int]], total: int) -> dict[str, float]:
@@ -209,11 +228,6 @@ def _nearest_rank(lengths: list[tuple[int, int]], total: int, percent: int) -> i
         if seen >= rank:
             return turns
     return lengths[-1][0]
-
-
-def _mean(values: Any) -> float:
-    items = list(values)
-    return _round(sum(Fraction(v) for v in items) / len(items)) if items else 0.0
 
 
 def _ratio(part: Any, whole: int) -> float:

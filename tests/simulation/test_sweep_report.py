@@ -84,5 +84,6 @@ def test_report_files_and_pdf(document, tmp_path):
     text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
     assert "Sweep of himmel" in text and "6 players, take-when=only-when-stuck, bot random" in text
     # the plots' words are text in the PDF too, set in the report's DejaVu Sans
-    assert text.count("win rate by seat (95 % interval)") == 4 and "mean gap between the top two scores" in text
+    assert text.count("seat (dotted: fair share") == 4 and "winner's margin (mean, in the game's score)" in text
+    assert text.count("game length (turns)") >= 4 and "game length (moves)" not in text
     assert b"@font-face" not in pdf
