@@ -57,7 +57,9 @@ CHECK_EVERY = 100
 
 # (index, turns, violation or None, winners, scores, draw, ((event, count), ...), extra): ``extra`` holds
 # the winner's margin over the runner-up ("margin") and, for the games played under the checks, the
-# turns that offered a choice and the legal moves summed over the turns ("decisions", "branching")
+# turns that offered a choice and the legal moves summed over the turns ("decisions", "branching"),
+# and where the engine keeps a running score the lead changes ("lead_changes") and the turns the
+# sole winner was not leading ("behind", of "scored_turns")
 Record = tuple
 
 
@@ -295,21 +297,41 @@ def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, poli
         played = play_checked(engine, task.players, seed, choose, policy)
     except InvariantViolation as violation:
         return (index, violation.move_number, str(violation), [], [], False, [], {})
-    return _finished(index, len(played.moves), played.state, _choices(engine, task.players, seed, played.moves))
+    winners = played.state.outcome().winners
+    return _finished(index, len(played.moves), played.state,
+                     _choices(engine, task.players, seed, played.moves, winners))
 
 
-def _choices(engine: Engine, players: int, seed: int, moves: Sequence[Any]) -> dict[str, int]:
+def _choices(engine: Engine, players: int, seed: int, moves: Sequence[Any], winners: Sequence[int]) -> dict[str, int]:
     """The checked game played again to count its choices: the turns with more than one legal
     move, and the legal moves summed over the turns (the branching factor's numerator).  Counted on
-    the checked sample only: the bare games' fast loops hand no legal moves out."""
+    the checked sample only: the bare games' fast loops hand no legal moves out.
+
+    Where the engine keeps a running score (``GameState.standing``), also the lead changes (the
+    sole leader becoming another seat; a tie leaves the lead with nobody, and the next sole leader
+    counts as a change only if it is another seat) and, in a game with one winner, the turns
+    after which the winner was not the sole leader."""
     state = engine.new_game(players, seed)
     decisions = branching = 0
+    leaders = []
     for move in moves:
         legal = len(state.legal_moves())
         decisions += legal > 1
         branching += legal
         state.apply(move)
-    return {"decisions": decisions, "branching": branching}
+        standing = state.standing()
+        if standing is not None:
+            best = max(standing)
+            leading = [seat for seat, score in enumerate(standing) if score == best]
+            leaders.append(leading[0] if len(leading) == 1 else None)
+    found = {"decisions": decisions, "branching": branching}
+    if leaders:
+        sole = [seat for seat in leaders if seat is not None]
+        found["lead_changes"] = sum(1 for before, after in zip(sole, sole[1:]) if before != after)
+        if len(winners) == 1:
+            found["behind"] = sum(1 for seat in leaders if seat != winners[0])
+            found["scored_turns"] = len(leaders)
+    return found
 
 
 def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Callable, bound: int) -> Record:

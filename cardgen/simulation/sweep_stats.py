@@ -47,6 +47,11 @@ class CellTally:
         self.sampled_turns = 0
         self.decisions = 0
         self.branching = 0
+        self.scored_games = 0  # checked games of an engine with a running score (GameState.standing)
+        self.lead_changes = 0
+        self.winner_games = 0  # of those, the ones with a sole winner
+        self.behind = 0
+        self.scored_turns = 0
         self.lead_games = [0] * players if mixed else []
         self.lead_wins: list[Fraction | int] = [0] * players if mixed else []
         self.lead_draws = [0] * players if mixed else []
@@ -78,6 +83,13 @@ class CellTally:
                 self.sampled_turns += turns
                 self.decisions += extra["decisions"]
                 self.branching += extra["branching"]
+            if "lead_changes" in extra:
+                self.scored_games += 1
+                self.lead_changes += extra["lead_changes"]
+            if "behind" in extra:
+                self.winner_games += 1
+                self.behind += extra["behind"]
+                self.scored_turns += extra["scored_turns"]
             if self.mixed:
                 lead = index % self.players
                 self.lead_games[lead] += 1
@@ -107,6 +119,11 @@ class CellTally:
         self.sampled_turns += other.sampled_turns
         self.decisions += other.decisions
         self.branching += other.branching
+        self.scored_games += other.scored_games
+        self.lead_changes += other.lead_changes
+        self.winner_games += other.winner_games
+        self.behind += other.behind
+        self.scored_turns += other.scored_turns
         self.lead_games = [mine + theirs for mine, theirs in zip(self.lead_games, other.lead_games)]
         self.lead_wins = [mine + theirs for mine, theirs in zip(self.lead_wins, other.lead_wins)]
         self.lead_draws = [mine + theirs for mine, theirs in zip(self.lead_draws, other.lead_draws)]
@@ -149,6 +166,12 @@ def tally_summary(tally: CellTally, event_names: Sequence[str] = ()) -> dict[str
             "games_counted": tally.sampled,
             "decision_share": _round(_ratio(tally.decisions, tally.sampled_turns)),
             "branching_mean": _round(_ratio(tally.branching, tally.sampled_turns)),
+        },
+        "drama": {
+            "games_counted": tally.scored_games,
+            "lead_changes_mean": _round(_ratio(tally.lead_changes, tally.scored_games)),
+            "winner_games": tally.winner_games,
+            "winner_behind_share": _round(_ratio(tally.behind, tally.scored_turns)),
         },
         "events": dict(sorted(events.items())),
         "events_per_game": {k: _round(_ratio(v, done)) for k, v in sorted(events.items())},
