@@ -124,12 +124,14 @@ def test_checked_sample_finds_what_bare_games_play_alike(tmp_path):
     everything = json.loads(sweep_text(himmel_plan(games=30, check_first=0, check_every=1), tmp_path / "a"))
     nothing = json.loads(sweep_text(himmel_plan(games=30, check_first=0, check_every=0), tmp_path / "b"))
     assert everything["checks"]["checked_games_per_cell"] == 30 and nothing["checks"]["checked_games_per_cell"] == 0
-    # only the checked games count their choices (legal moves per turn); every other figure is the same
+    # only the checked games count their choices (legal moves per turn) and lead changes; every other
+    # figure is the same
     assert all(cell["choices"]["games_counted"] == 30 and 0 < cell["choices"]["decision_share"] <= 1
                and cell["choices"]["branching_mean"] > 1 for cell in everything["cells"])
     assert all(cell["choices"]["games_counted"] == 0 for cell in nothing["cells"])
-    assert ([{k: v for k, v in cell.items() if k != "choices"} for cell in everything["cells"]]
-            == [{k: v for k, v in cell.items() if k != "choices"} for cell in nothing["cells"]])
+    assert all(cell["drama"]["games_counted"] == 30 for cell in everything["cells"])
+    assert ([{k: v for k, v in cell.items() if k not in ("choices", "drama")} for cell in everything["cells"]]
+            == [{k: v for k, v in cell.items() if k not in ("choices", "drama")} for cell in nothing["cells"]])
 
 
 def test_interrupted_sweep_resumes_from_saved_chunks(tmp_path):
