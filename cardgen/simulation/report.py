@@ -364,7 +364,7 @@ Every claim below is tested, and the tests are corrected together (Holm) so that
 <h2>All cells</h2>
 <table><tr><th>cell</th><th>games</th><th>length (turns)</th><th>seat 1</th><th>last seat</th><th>fair share</th><th>draws</th><th>balance</th><th>limits</th></tr>
 {% for cell in cells %}<tr><td>{{ cell.label }}</td><td>{{ "{:,}".format(cell.completed) }}</td><td>{{ number(cell.turns.mean) }} &plusmn; {{ number(cell.turns.sd) }}</td>
-<td>{{ pct(cell.win_rates[0]) }} ({{ interval(cell.win_rates_ci95[0]) }})</td><td>{{ pct(cell.win_rates[-1]) }} ({{ interval(cell.win_rates_ci95[-1]) }})</td><td>{{ pct(cell.fair_share) }}</td><td>{{ pct(cell.draw_rate) }}</td><td>{{ "%.2f"|format(cell.balance) }}</td>
+<td>{{ pct(cell.win_rates[0]) }} ({{ interval(cell.win_rates_ci95[0]) }})</td><td>{{ pct(cell.win_rates[-1]) }} ({{ interval(cell.win_rates_ci95[-1]) }})</td><td>{{ pct(cell.fair_share) }}</td><td>{{ pct(cell.draw_rate) }}</td><td>{{ "%.2f"|format(cell.balance) }}{% if cell.balance_if_fair %}<br><span class="none">fair: {{ "%.2f"|format(cell.balance_if_fair.low5) }}&ndash;1</span>{% endif %}</td>
 <td>{% if cell.failed %}<span class="outside">outside: {{ cell.failed|map(attribute="name")|join(", ") }}</span>{% elif cell.limits_verdict == "undecided" %}<span class="undecided">undecided</span>{% elif cell.checked %}<span class="ok">inside</span>{% else %}<span class="none">not checked</span>{% endif %}</td></tr>
 {% endfor %}</table>
 {% for table in skill %}<div class="skill"><h3>Skill: {{ table.finding.bot }} against {{ table.finding.against }}, {{ table.cell.players }} players{% for name, value in table.cell.varied.items() %}, {{ name }}={{ value }}{% endfor %}</h3>
@@ -386,6 +386,7 @@ Length: {{ number(cell.turns.mean) }} turns on average (standard deviation {{ nu
 Draws {{ "{:,}".format(cell.draws) }} ({{ pct(cell.draw_rate) }}), shared wins {{ "{:,}".format(cell.shared_wins) }}; a fair share is {{ pct(cell.fair_share) }}. Win rates:
 {% for rate in cell.win_rates %}seat {{ loop.index }} {{ pct(rate) }} ({{ interval(cell.win_rates_ci95[loop.index0]) }}){% if not loop.last %}, {% endif %}{% endfor %}.
 The winner's margin over the runner-up (0 for a shared win or a draw): {{ number(cell.margin_mean) }} on average.
+Balance {{ "%.3f"|format(cell.balance) }}{% if cell.balance_if_fair %} (a perfectly fair game would show {{ "%.3f"|format(cell.balance_if_fair.expected) }} at this many games from noise alone, and fall below {{ "%.3f"|format(cell.balance_if_fair.low5) }} one time in 20){% endif %}.
 {% for check in cell.checked %}<br><span class="{{ 'outside' if check.verdict == 'outside' else 'undecided' if check.verdict == 'undecided' else 'ok' }}">{{ check.name }}: {{ measured(check) }} ({{ interval(check.ci95, check.name) }}), required {{ check.required }}: {{ check.verdict }}</span>{% endfor %}
 {% if cell.violations %}<br><span class="outside">violations: {{ cell.violations }}</span>{% endif %}
 {% for message in cell.violation_examples %}<br><span class="outside">violation: {{ message }}</span>{% endfor %}</p>

@@ -301,3 +301,21 @@ def test_the_running_score_agrees_with_the_outcome(game_id, players, engines):
         assert 0 <= counted["decisions"] <= len(played.moves) <= counted["branching"]
         assert counted["lead_changes"] >= 0 and counted.get("behind", 0) <= len(played.moves)
     assert leaders >= 6
+
+
+def test_balance_has_a_noise_baseline_that_fair_games_match():
+    """A fair 4-player game at 1,000 games: simulated balances average what the formula says."""
+    from cardgen.simulation.sweep_stats import balance_if_fair
+
+    rng = random.Random(5)
+    seen = []
+    for _ in range(300):
+        counts = [0] * 4
+        for _ in range(1000):
+            counts[int(rng.random() * 4)] += 1
+        seen.append(1 - (max(counts) - min(counts)) / 1000)
+    seen.sort()
+    baseline = balance_if_fair(4, 0.25, 1000)
+    assert baseline["expected"] == pytest.approx(sum(seen) / len(seen), abs=0.003)
+    assert baseline["low5"] == pytest.approx(seen[15], abs=0.006)
+    assert balance_if_fair(11, 0.09, 1000) is None
