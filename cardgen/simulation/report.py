@@ -1,18 +1,25 @@
 """The sweep report: ``report.html`` (and ``report.pdf``) from ``sweep.json`` alone.
 
-Plots are drawn by matplotlib as SVG and embedded as data URIs, so the
-report is one file that opens without a network, in a browser or a PDF
-viewer; the PDF is the same HTML through WeasyPrint, which may fetch nothing
-but those data URIs and cardgen's own fonts.  Contents:
+Plots are drawn by matplotlib as SVG (:mod:`cardgen.simulation.report_plots`)
+and embedded as data URIs, so the report is one file that opens without a
+network, in a browser or a PDF viewer; the PDF is the same HTML through
+WeasyPrint, which may fetch nothing but those data URIs and cardgen's own
+fonts.  Contents:
 
-* a plain-language summary: per player count how the first and the last seat
-  fare against a fair share, the largest gap between two seats, how each
-  option moves the game's length and the seats' chances, the cells outside
-  the game's ``limits:``, and whether any game broke an invariant;
-* per option, how each measure moves with its values at each player count;
-* per cell, the game-length distribution, each seat's win rate with its 95 %
-  interval, draws, completion, the gap between the top two scores (the score
-  margin, in the game's own score) and the limits it fails.
+* the summary, sentence by sentence from ``findings``
+  (:mod:`cardgen.simulation.findings`), each about one named cell: a seat
+  against its fair share net of draws, or "no detectable seat advantage at N
+  games (it would detect X points)"; a bot against another; an option value
+  against the game's default; the cells outside, or undecided about, the
+  limits of their own player count; the invariants;
+* a table of every cell, and a skill table per mixed-bot cell (the first
+  bot's results seat by seat);
+* per option, each measure against the player count, one line per value (the
+  default solid), one row per bot and setting of the other options;
+* per cell, game length in turns with its spread, the choices and lead
+  changes of the checked games, each seat's win rate with its 95 % interval,
+  draws, the winner's margin over the runner-up, balance against what a fair
+  game shows at that many games, the limits and the engine's own counters.
 """
 
 from __future__ import annotations

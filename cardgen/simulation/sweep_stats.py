@@ -1,7 +1,8 @@
 """Exact per-cell aggregates of a sweep, and the figures made from them.
 
 A :class:`CellTally` folds game records in any order and ends with the same
-state: counts are integers, game lengths and score margins histograms, and
+state: counts are integers, game lengths and the winners' margins (over the
+runner-up, read the engine's way by the worker) histograms, and
 sums of scores and of shared-win credit are kept as fractions (a float is an
 exact fraction), so no rounding happens until :func:`tally_summary` writes
 the figures, rounded to six digits like ``cardgen simulate``'s summary.
