@@ -28,6 +28,7 @@ import base64
 import html
 import io
 import logging
+import math
 import re
 from pathlib import Path
 from typing import Any, Mapping
@@ -156,7 +157,8 @@ def _seat_sentence(cell: Mapping[str, Any], findings: list, claims: int) -> str:
     if not significant:
         size = max((f["detectable"] for f in seats), default=0.0)
         return (f"{cell['label']}: no detectable seat advantage at {_count(cell['completed'])} games "
-                f"(it would detect {_points(size)} points); {shown}, {fair}.")
+                f"(it would detect {_points(size)} points, a seat that far from its fair share showing 4 times "
+                f"in 5); {shown}, {fair}.")
     parts = [f"seat {f['seat']} wins {_pct(f['estimate'])} ({_interval(f['ci95'])}), {_points(abs(f['estimate'] - f['expected']))} "
              f"points {'more' if f['estimate'] > f['expected'] else 'less'} than its fair share ({_p(f, claims)})"
              for f in significant]
@@ -171,7 +173,8 @@ def _skill_sentence(cell: Mapping[str, Any], findings: list, claims: int) -> str
     if finding["significant"]:
         gap = finding["estimate"] - finding["expected"]
         return (head + f": {_points(abs(gap))} points {'more' if gap > 0 else 'less'} ({_p(finding, claims)}).")
-    return head + f": no detectable edge at {_count(cell['completed'])} games (it would detect {_points(finding['detectable'])} points)."
+    return head + (f": no detectable edge at {_count(cell['completed'])} games (it would detect "
+                   f"{_points(finding['detectable'])} points, 4 times in 5).")
 
 
 def _option_sentences(document: Mapping[str, Any], claims: int) -> list[str]:
@@ -245,9 +248,17 @@ def _fair(cell: Mapping[str, Any]) -> str:
 
 
 def _p(finding: Mapping[str, Any], claims: int) -> str:
-    p = finding["p_adjusted"]
-    shown = "p < 0.0001" if p < 0.0001 else f"p = {p:.2g}" if p < 0.01 else f"p = {p:.2f}"
+    shown = _p_text(finding["p_adjusted"])
     return f"{shown} after correcting for {claims} claims" if claims > 1 else shown
+
+
+def _p_text(p: float) -> str:
+    """Two significant digits, cut rather than rounded: 0.0498 is "0.049", never a "0.05" that
+    reads as not significant."""
+    if p < 0.0001:
+        return "p < 0.0001"
+    digits = 1 - math.floor(math.log10(p))
+    return f"p = {math.floor(p * 10 ** digits + 1e-9) / 10 ** digits:.{digits}f}"  # 1e-9: 0.0012 is 11.99.. ten-thousandths
 
 
 def _points(value: float) -> str:

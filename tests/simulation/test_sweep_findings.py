@@ -319,3 +319,31 @@ def test_balance_has_a_noise_baseline_that_fair_games_match():
     assert baseline["expected"] == pytest.approx(sum(seen) / len(seen), abs=0.003)
     assert baseline["low5"] == pytest.approx(seen[15], abs=0.006)
     assert balance_if_fair(11, 0.09, 1000) is None
+
+
+def test_p_values_are_cut_not_rounded_up_to_the_threshold():
+    from cardgen.simulation.report import _p_text
+
+    assert [_p_text(p) for p in (0.0498, 0.0012, 0.31, 0.00003)] == [
+        "p = 0.049", "p = 0.0012", "p = 0.31", "p < 0.0001"]
+
+
+def test_cli_sweep_with_a_skill_cell_and_a_precision(tmp_path):
+    import subprocess
+    import sys
+
+    args = [sys.executable, "-m", "cardgen", "sweep", "himmel", "--players", "3", "--bot", "greedy+random",
+            "--precision", "0.05", "--games", "3000", "--seed", "4", "--scheduler", "inline", "--no-pdf"]
+    result = subprocess.run([*args, "--out", str(tmp_path / "a")], cwd=ROOT, capture_output=True, text=True,
+                            timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert "up to 3000 games (until +-5 points)" in result.stdout and "Traceback" not in result.stderr
+    document = json.loads((tmp_path / "a" / "sweep.json").read_text())
+    cell = document["cells"][0]
+    assert document["precision"] == 0.05 and cell["games"] == 1000 < 3000  # the first round was enough
+    assert [row["games"] for row in cell["lead_seats"]] == [334, 333, 333]
+    assert any(f["measure"] == "skill_win_rate" for f in document["findings"])
+    assert "Skill: greedy against random, 3 players" in (tmp_path / "a" / "report.html").read_text()
+    wrong = subprocess.run([*args[:8], "greedy+clever", "--out", str(tmp_path / "b")], cwd=ROOT, capture_output=True,
+                           text=True, timeout=300)
+    assert wrong.returncode == 2 and "unknown bot greedy+clever" in wrong.stderr and "Traceback" not in wrong.stderr
