@@ -366,7 +366,10 @@ h3 { font-size: 11pt; margin: 14px 0 4px; }
 table { border-collapse: collapse; font-size: 8.5pt; } td, th { padding: 2px 6px; border-bottom: 1px solid #ddd; text-align: right; }
 th:first-child, td:first-child { text-align: left; }
 .outside { color: #b71c1c; font-weight: bold; } .ok { color: #2e7d32; } .undecided { color: #ef6c00; } .none { color: #777; }
-.counters { margin: 4px 0; }
+table.columns { width: 100%; margin: 4px 0; } table.columns > tbody > tr > td, table.columns > tr > td { border: none; vertical-align: top; padding: 0; }
+td.main { width: 70%; padding-right: 12px !important; } .facts-table { width: 100%; font-size: 8.5pt; }
+.facts-table th { text-align: left; vertical-align: top; white-space: nowrap; } .facts-table td { text-align: left; }
+.counters { font-size: 7.5pt; } .counters td, .counters th { padding: 1px 4px; }
 .cell, .option { page-break-inside: avoid; break-inside: avoid; } img { width: 100%; }
 </style></head><body>
 <h1>Sweep of {{ doc.game }}</h1>
@@ -397,18 +400,18 @@ Every claim below is tested, and the tests are corrected together (Holm) so that
 {% endfor %}
 <h2>Cells</h2>
 {% for cell in cells %}<div class="cell"><h3>{{ cell.label }}{% if cell.failed %} <span class="outside">&mdash; outside the limits</span>{% endif %}</h3>
-<p>{{ "{:,}".format(cell.completed) }} of {{ "{:,}".format(cell.games) }} games completed ({{ pct(cell.completion_rate) }}), {{ cell.violations }} violation(s).
-Length: {{ number(cell.turns.mean) }} turns on average (standard deviation {{ number(cell.turns.sd) }}); half the games take {{ cell.turns.p25 }}&ndash;{{ cell.turns.p75 }} turns, 90&nbsp;% take {{ cell.turns.p5 }}&ndash;{{ cell.turns.p95 }}; shortest {{ cell.turns.min }}, longest {{ cell.turns.max }}.
-{% if cell.choices.games_counted %}Choices (counted in the {{ cell.choices.games_counted }} checked games): {{ pct(cell.choices.decision_share) }} of turns offer more than one legal move, {{ number(cell.choices.branching_mean) }} legal moves per turn on average.{% endif %}
-{% if cell.drama.games_counted %}Lead (in the same games): the lead changed hands {{ number(cell.drama.lead_changes_mean) }} times a game on average{% if cell.drama.winner_games %}; the eventual winner was not alone in the lead after {{ pct(cell.drama.winner_behind_share) }} of the turns{% endif %}.{% endif %}
-Draws {{ "{:,}".format(cell.draws) }} ({{ pct(cell.draw_rate) }}), shared wins {{ "{:,}".format(cell.shared_wins) }}; a fair share is {{ pct(cell.fair_share) }}. Win rates:
-{% for rate in cell.win_rates %}seat {{ loop.index }} {{ pct(rate) }} ({{ interval(cell.win_rates_ci95[loop.index0]) }}){% if not loop.last %}, {% endif %}{% endfor %}.
-The winner's margin over the runner-up (0 for a shared win or a draw): {{ number(cell.margin_mean) }} on average.
-Balance {{ "%.3f"|format(cell.balance) }}{% if cell.balance_if_fair %} (a perfectly fair game would show {{ "%.3f"|format(cell.balance_if_fair.expected) }} at this many games from noise alone, and fall below {{ "%.3f"|format(cell.balance_if_fair.low5) }} one time in 20){% endif %}.
-{% for check in cell.checked %}<br><span class="{{ 'outside' if check.verdict == 'outside' else 'undecided' if check.verdict == 'undecided' else 'ok' }}">{{ check.name }}: {{ measured(check) }} ({{ interval(check.ci95, check.name) }}), required {{ check.required }}: {{ check.verdict }}</span>{% endfor %}
-{% if cell.violations %}<br><span class="outside">violations: {{ cell.violations }}</span>{% endif %}
-{% for message in cell.violation_examples %}<br><span class="outside">violation: {{ message }}</span>{% endfor %}</p>
-{% if cell.counters %}<table class="counters"><tr><th>the engine counts</th><th>in all</th><th>per game</th></tr>{% for name, total, per in cell.counters %}<tr><td>{{ name }}</td><td>{{ total }}</td><td>{{ per }}</td></tr>{% endfor %}</table>{% endif %}
+<table class="columns"><tr><td class="main"><table class="facts-table">
+<tr><th>games</th><td>{{ "{:,}".format(cell.completed) }} of {{ "{:,}".format(cell.games) }} completed ({{ pct(cell.completion_rate) }}), {{ cell.violations }} violation(s)</td></tr>
+<tr><th>length</th><td>{{ number(cell.turns.mean) }} turns on average (standard deviation {{ number(cell.turns.sd) }}); half the games take {{ cell.turns.p25 }}&ndash;{{ cell.turns.p75 }} turns, 90&nbsp;% take {{ cell.turns.p5 }}&ndash;{{ cell.turns.p95 }}; shortest {{ cell.turns.min }}, longest {{ cell.turns.max }}</td></tr>
+{% if cell.choices.games_counted %}<tr><th>choices</th><td>{{ pct(cell.choices.decision_share) }} of turns offer more than one legal move; {{ number(cell.choices.branching_mean) }} legal moves per turn on average (the {{ cell.choices.games_counted }} checked games)</td></tr>{% endif %}
+{% if cell.drama.games_counted %}<tr><th>lead</th><td>changes hands {{ number(cell.drama.lead_changes_mean) }} times a game on average{% if cell.drama.winner_games %}; the eventual winner is not alone in the lead after {{ pct(cell.drama.winner_behind_share) }} of the turns{% endif %} (the checked games)</td></tr>{% endif %}
+<tr><th>results</th><td>{% for rate in cell.win_rates %}seat {{ loop.index }} wins {{ pct(rate) }} ({{ interval(cell.win_rates_ci95[loop.index0]) }}){% if not loop.last %}, {% endif %}{% endfor %}; a fair share is {{ pct(cell.fair_share) }}; draws {{ "{:,}".format(cell.draws) }} ({{ pct(cell.draw_rate) }}), shared wins {{ "{:,}".format(cell.shared_wins) }}</td></tr>
+<tr><th>margin</th><td>the winner is {{ number(cell.margin_mean) }} ahead of the runner-up on average, in the game's own score (0 for a shared win or a draw)</td></tr>
+<tr><th>balance</th><td>{{ "%.3f"|format(cell.balance) }}{% if cell.balance_if_fair %}; a perfectly fair game shows {{ "%.3f"|format(cell.balance_if_fair.expected) }} at this many games from noise alone, and falls below {{ "%.3f"|format(cell.balance_if_fair.low5) }} one time in 20{% endif %}</td></tr>
+{% for check in cell.checked %}<tr><th>{% if loop.first %}limits{% endif %}</th><td class="{{ 'outside' if check.verdict == 'outside' else 'undecided' if check.verdict == 'undecided' else 'ok' }}">{{ check.name }}: {{ measured(check) }} ({{ interval(check.ci95, check.name) }}), required {{ check.required }}: {{ check.verdict }}</td></tr>{% endfor %}
+{% for message in cell.violation_examples %}<tr><th>{% if loop.first %}violations{% endif %}</th><td class="outside">{{ message }}</td></tr>{% endfor %}
+</table>
+</td>{% if cell.counters %}<td class="side"><table class="counters"><tr><th>the engine counts</th><th>in all</th><th>per game</th></tr>{% for name, total, per in cell.counters %}<tr><td>{{ name }}</td><td>{{ total }}</td><td>{{ per }}</td></tr>{% endfor %}</table></td>{% endif %}</tr></table>
 <img alt="{{ cell.label }}: game lengths, win rates by seat, margins" src="{{ cell.plot }}"></div>
 {% endfor %}
 </body></html>
