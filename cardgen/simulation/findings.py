@@ -52,7 +52,7 @@ def build_findings(cells: Sequence[Mapping[str, Any]], varied: Sequence[tuple[st
         found.extend(_limits(cell))
     tested = [f for f in found if f["p_value"] is not None]
     for finding, adjusted in zip(tested, holm([f["p_value"] for f in tested])):
-        finding["p_adjusted"] = _round(adjusted)
+        finding["p_adjusted"] = _p(adjusted)
         finding["significant"] = adjusted < ALPHA
     for finding in found:
         finding.setdefault("p_adjusted", None)
@@ -70,7 +70,7 @@ def _seats(cell: Mapping[str, Any]) -> list[dict[str, Any]]:
     return [
         {"cell": cell["cell"], "label": cell["label"], "players": players, "measure": "win_rate", "seat": seat + 1,
          "estimate": rate, "expected": cell["fair_share"], "ci95": cell["win_rates_ci95"][seat], "games": done,
-         "decided": decided, "p_value": _round(binomial_test(cell["wins"][seat], decided, 1 / players))}
+         "decided": decided, "p_value": _p(binomial_test(cell["wins"][seat], decided, 1 / players))}
         for seat, rate in enumerate(cell["win_rates"])
     ]
 
@@ -83,7 +83,7 @@ def _skill(cell: Mapping[str, Any]) -> dict[str, Any]:
     return {"cell": cell["cell"], "label": cell["label"], "players": players, "measure": "skill_win_rate",
             "bot": lead, "against": other, "estimate": _round(wins / done), "expected": cell["fair_share"],
             "ci95": [_round(v) for v in wilson_interval(wins, done)], "games": done, "decided": done - draws,
-            "p_value": _round(binomial_test(round(wins, 6), done - draws, 1 / players))}
+            "p_value": _p(binomial_test(round(wins, 6), done - draws, 1 / players))}
 
 
 def _options(cells: Sequence[Mapping[str, Any]], varied: Sequence[tuple[str, Sequence[str]]],
@@ -123,7 +123,7 @@ def _option_claim(cell: Mapping[str, Any], base: Mapping[str, Any], name: str, v
             "option": f"{name}={value}", "baseline": f"{name}={base_value}", "baseline_cell": base["cell"],
             "estimate": estimate, "expected": expected, "ci95": [_round(v) for v in interval],
             "difference": _round(estimate - expected), "difference_ci95": [_round(low), _round(high)],
-            "games": n1, "p_value": _round(p_value)}
+            "games": n1, "p_value": _p(p_value)}
 
 
 def _count(cell: Mapping[str, Any], measure: str) -> float:
@@ -151,6 +151,11 @@ def cell_verdict(findings: Sequence[Mapping[str, Any]], cell: int) -> dict[str, 
     seats = [f for f in findings if f["cell"] == cell and f["measure"] == "win_rate"]
     return {"significant": [f for f in seats if f["significant"]],
             "detectable": max((f["detectable"] for f in seats), default=None)}
+
+
+def _p(value: float) -> float:
+    """Six significant digits: a p-value of 1e-12 stays 1e-12 rather than becoming 0."""
+    return float(f"{value:.6g}")
 
 
 def _round(value: float) -> float:

@@ -152,7 +152,7 @@ def _check(name: str, measured: float, required: str, interval: tuple, verdict: 
            ) -> dict[str, Any]:
     return {"name": name, "measured": measured, "required": required,
             "ci95": [round(float(v), 6) for v in interval], "verdict": verdict,
-            "p_value": None if p_value is None else round(p_value, 6), "ok": verdict != "outside"}
+            "p_value": None if p_value is None else float(f"{p_value:.6g}"), "ok": verdict != "outside"}
 
 
 def _rate_check(name: str, part: float, whole: int, high: float | None, low: float | None) -> dict[str, Any]:
