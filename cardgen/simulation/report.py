@@ -225,7 +225,7 @@ def _limit_sentences(document: Mapping[str, Any]) -> list[str]:
     counts = sorted({document["limits_base_players"], *map(int, limits.get("by_players") or {})})
     checked = [c for c in cells if len(c["limits"]) > 1]
     sentences = [f"The game's limits hold for bot {limits['bot']} at {_and([str(n) for n in counts])} players; "
-                 f"{len(checked)} of {len(cells)} cells are checked against them."]
+                 f"{len(checked)} of {len(cells)} cells {'is' if len(checked) == 1 else 'are'} checked against them."]
     outside = [c for c in cells if c["limits_verdict"] == "outside"]
     undecided = [c for c in cells if c["limits_verdict"] == "undecided"]
     for cell in outside:
