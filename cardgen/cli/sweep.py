@@ -22,14 +22,16 @@ from cardgen.cli.common import resolve_games, table
 @click.option("--seed", type=int, default=1, show_default=True, help="Master seed; each game's seed derives from it, the cell and the game's number.")
 @click.option("--players", "players_text", default=None, metavar="N,N,...", help="Player counts (default: every count the game allows).")
 @click.option("--option", "options", multiple=True, metavar="NAME=A,B,...", help="Rule option and the values to try (repeatable); the others keep their defaults.")
-@click.option("--bot", "bots_text", default="random", show_default=True, metavar="BOT,...", help="Bots to try (random, greedy).")
+@click.option("--bot", "bots_text", default="random", show_default=True, metavar="BOT,...", help="Bots to try (random, greedy); A+B seats one A against B in every other seat, A's seat turning game by game (a skill table).")
+@click.option("--precision", type=click.FloatRange(min=0.001, max=0.5), default=None, metavar="P", help="Play each cell until every seat's 95% interval is at most P on either side (0.01: one point), --games being the cap.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help="Output folder (default: sweeps/GAME).")
 @click.option("--scheduler", default="local", show_default=True, metavar="local|inline|ADDRESS", help="local: a Dask cluster of processes on this machine; inline: this process only; tcp://HOST:PORT: a running Dask scheduler.")
 @click.option("--workers", type=click.IntRange(min=1), default=None, help="Worker processes of the local cluster [default: one per core].")
 @click.option("--pdf/--no-pdf", default=True, show_default=True, help="Also write report.pdf (WeasyPrint).")
 @click.pass_obj
 def sweep(settings: Settings, game: str, count: int, seed: int, players_text: str | None, options: tuple[str, ...],
-          bots_text: str, out_dir: Path | None, scheduler: str, workers: int | None, pdf: bool) -> None:
+          bots_text: str, precision: float | None, out_dir: Path | None, scheduler: str, workers: int | None,
+          pdf: bool) -> None:
     """Play GAME --games times in every cell of the grid (players x option values x bots).
 
     Writes OUT/sweep.json (every number; the same grid and seed give the same
@@ -54,11 +56,12 @@ def sweep(settings: Settings, game: str, count: int, seed: int, players_text: st
     _check_grid(loaded, players, varied, bots)
     engine_class = type(engine)
     plan = SweepPlan(loaded.root, f"{engine_class.__module__}:{engine_class.__qualname__}", players, varied, bots,
-                     count, seed)
+                     count, seed, precision=precision)
     out = out_dir or Path("sweeps") / game_id
     content = content_fingerprint(loaded.root, engine_class)
     cells = len(plan.cells())
-    click.secho(f"{game_id}: {cells} cell(s) x {count} games, seed {seed}; checked games per cell: "
+    games_text = f"up to {count} games (until +-{precision * 100:g} points)" if precision else f"{count} games"
+    click.secho(f"{game_id}: {cells} cell(s) x {games_text}, seed {seed}; checked games per cell: "
                 f"{plan.checked_games()} (the first {plan.check_first}, then every {plan.check_every}th)", bold=True)
     started, wall = datetime.now(timezone.utc), time.perf_counter()
     try:
@@ -93,7 +96,7 @@ def _write_outputs(result: Any, loaded: Any, engine: Any, content: str, out: Pat
     from cardgen.simulation.report import write_report
     from cardgen.simulation.sweep import document_text, sweep_document
 
-    document = sweep_document(result, loaded, engine.id, content, engine.options)
+    document = sweep_document(result, loaded, engine.id, content, engine.options, engine.event_names)
     write_text_atomic(out / "sweep.json", document_text(document))
     run = {
         "started": started.isoformat(timespec="seconds"),
@@ -128,12 +131,15 @@ def _print_cells(document: dict) -> None:
     rows = []
     for cell in document["cells"]:
         rates = cell["win_rates"]
+        verdict = cell["limits_verdict"] if len(cell["limits"]) > 1 or cell["violations"] else "not checked"
+        if verdict == "outside":
+            verdict = "OUTSIDE: " + ", ".join(c["name"] for c in cell["limits"] if c["verdict"] == "outside")
         rows.append((
             cell["label"], cell["completed"], f"{cell['turns']['mean']:.1f}", f"{rates[0]:.3f}", f"{rates[-1]:.3f}",
-            f"{cell['draw_rate']:.3f}", f"{cell['balance']:.3f}",
-            "ok" if cell["within_limits"] else "OUTSIDE: " + ", ".join(c["name"] for c in cell["limits"] if not c["ok"]),
+            f"{cell['fair_share']:.3f}", f"{cell['draw_rate']:.3f}", f"{cell['balance']:.3f}", verdict,
         ))
-    click.echo(table(["cell", "completed", "turns", "seat 1", "last seat", "draws", "balance", "limits"], rows))
+    click.echo(table(["cell", "completed", "turns", "seat 1", "last seat", "fair share", "draws", "balance", "limits"],
+                     rows))
 
 
 def _players(text: str | None, game: Any) -> tuple[int, ...]:
@@ -177,9 +183,10 @@ def _check_grid(game: Any, players: tuple[int, ...], varied: tuple, bots: tuple[
             engine_for(game, {name: value})  # an unknown option or value is a content error
     engine = engine_for(game)
     known = engine.bots()
-    unknown = [bot for bot in bots if bot not in known]
+    unknown = [bot for bot in bots for part in bot.split("+") if part not in known or bot.count("+") > 1]
     if not bots or unknown:
         raise click.BadParameter(f"unknown bot {', '.join(unknown) or '(none given)'}; {engine.id} has "
-                                 f"{', '.join(sorted(known))}", param_hint="--bot")
+                                 f"{', '.join(sorted(known))}, or two of them joined by + (greedy+random)",
+                                 param_hint="--bot")
     for count in players:
         engine.new_game(count, 0)  # a player count the engine cannot deal

@@ -438,12 +438,21 @@ class _Checker:
                 f"{meta.players.min}..{meta.players.max} players",
                 self.at(GAME, "limits", "players"),
             )
-        band = limits.first_player_win_rate
-        if band is not None and not 0 <= band[0] <= band[1] <= 1:
-            self.fail(
-                f"first_player_win_rate must be [low, high] with 0 <= low <= high <= 1, found {band}",
-                self.at(GAME, "limits", "first_player_win_rate"),
-            )
+        for where, bounds in [((), limits), *((("by_players", count), extra) for count, extra in
+                                             sorted(limits.by_players.items(), key=lambda item: int(item[0])))]:
+            band = bounds.first_player_win_rate
+            if band is not None and not 0 <= band[0] <= band[1] <= 1:
+                self.fail(
+                    f"first_player_win_rate must be [low, high] with 0 <= low <= high <= 1, found {band}",
+                    self.at(GAME, "limits", *where, "first_player_win_rate"),
+                )
+        for count in sorted(limits.by_players, key=int):
+            if not meta.players.min <= int(count) <= meta.players.max:
+                self.fail(
+                    f"limits.by_players names {count} players, outside the game's "
+                    f"{meta.players.min}..{meta.players.max} players",
+                    self.at(GAME, "limits", "by_players", count, key=True),
+                )
 
     def _display(self, path: Path) -> Path:
         doc = self.game.documents.get(GAME)

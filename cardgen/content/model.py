@@ -34,7 +34,9 @@ SETTING_PATTERN = r"^[a-z][a-z0-9_]*$"
 CONTENT_FORMAT = 2
 PLACEHOLDER_PATTERN = r"^[a-z][a-z0-9_]{0,31}$"
 
+PLAYERS_PATTERN = r"^[1-9][0-9]?$"
 PATTERN_MEANINGS = {
+    PLAYERS_PATTERN: "a player count written as a whole number (like 5)",
     ID_PATTERN: "a lower-case id of letters, digits and single hyphens (like 'geo-france')",
     KEY_PATTERN: "a message key of lower-case words joined by dots (like 'card.france.name')",
     LANG_PATTERN: "a language code (like 'ru', 'en' or 'pt-BR')",
@@ -162,8 +164,26 @@ class Clarification(Strict):
     option: Id | None = Field(default=None, description="Rule option that holds the decision.")
 
 
+class PlayerLimits(Strict):
+    """Limits for one player count (``limits.by_players.N``); a limit left out is not checked there."""
+
+    completion_rate_min: float | None = Field(default=None, ge=0, le=1)
+    turns_max: int | None = Field(default=None, ge=1, le=1_000_000)
+    turns_p95_max: float | None = Field(default=None, gt=0, le=1_000_000)
+    first_player_win_rate: list[float] | None = Field(
+        default=None, min_length=2, max_length=2, description="[low, high] band."
+    )
+    balance_min: float | None = Field(default=None, ge=0, le=1)
+    draw_rate_max: float | None = Field(default=None, ge=0, le=1)
+
+
 class Limits(Strict):
-    """Playability limits that ``cardgen validate --simulate`` checks."""
+    """Playability limits that ``cardgen validate --simulate`` checks.
+
+    The limits at the top hold at ``players`` (default: the game's minimum);
+    ``by_players`` gives limits for other player counts.  ``cardgen sweep``
+    checks a cell only against the limits of its own player count.
+    """
 
     games: int = Field(default=1000, ge=1, le=1_000_000)
     seed: int = 1
@@ -177,6 +197,11 @@ class Limits(Strict):
     balance_min: float | None = Field(default=None, ge=0, le=1)
     draw_rate_max: float | None = Field(default=None, ge=0, le=1)
     bot: Id = Field(default="random", description="Bot playing every seat (the engine's 'random' or 'greedy').")
+    by_players: dict[Annotated[str, StringConstraints(pattern=PLAYERS_PATTERN)], PlayerLimits] = Field(
+        default_factory=dict, max_length=20,
+        description="Limits for other player counts, e.g. {5: {first_player_win_rate: [0.12, 0.28]}}; "
+                    "the limits above hold at 'players' only.",
+    )
 
 
 #: Built-in families a fallback chain may name: the vendored DejaVu faces (no italics).

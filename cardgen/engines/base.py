@@ -223,6 +223,14 @@ class GameState(ABC):
     def to_dict(self) -> dict[str, Any]:
         """The whole state as plain data (RNG state excluded)."""
 
+    # -- optional ------------------------------------------------------------
+    def standing(self) -> Sequence[float] | None:
+        """Each seat's score during play, oriented so that more is better (a game won on the
+        fewest points gives minus its points), or ``None`` (the default) for a game that keeps
+        no running score.  ``cardgen sweep`` reads it after every turn of its checked games to
+        count lead changes and how long the winner trailed; it must not change the state."""
+        return None
+
     # -- fast paths (optional) ------------------------------------------------
     def card_lists(self) -> Sequence[Sequence[str]]:
         """The card lists of ``card_places()`` in the same order, without the

@@ -413,6 +413,9 @@ class CardFootballState(GameState):
             tuple(self.last_column), self.added, self.over, self.end_reason, self.turn,
         )
 
+    def standing(self) -> tuple[int, int]:
+        return tuple(self.score)  # goals so far
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "period": self.period,

@@ -315,6 +315,11 @@ class HeadGameState(GameState):
             places[f"seat{seat}.hand"] = list(self.hands[seat])
         return places
 
+    def standing(self) -> tuple[int, ...]:
+        if self.engine.format == "knockout":  # the fewest cards in hand leads
+            return tuple(-len(hand) for hand in self.hands)
+        return tuple(self.totals)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": "head-game",

@@ -387,6 +387,9 @@ class HimmelState(GameState):
         places = tuple(map(tuple, self.card_lists()))
         return (places, self.marker, self.direction, self.to_move, self.over, self.turn)
 
+    def standing(self) -> tuple[int, ...]:
+        return tuple(-self.dung_points(p) for p in range(self.players))  # the fewest dung points leads
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "places": {name: list(cards) for name, cards in self.card_places().items()},

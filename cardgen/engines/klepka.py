@@ -240,6 +240,9 @@ class KlepkaState(GameState):
             places[f"seat{seat}.prizes"] = list(self.prizes[seat])
         return places
 
+    def standing(self) -> tuple[int, ...]:
+        return tuple(self.points(seat) for seat in range(self.players))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "game": "klepka",

@@ -94,9 +94,32 @@ def dask_executor(scheduler: str, workers: int | None = None) -> Iterator[tuple[
         # a local cluster's workers read the game where it is; a running cluster's may be elsewhere
         yield _executor(client, send_game=cluster is None), info
     finally:
+        if cluster is not None:
+            _quiet_workers(client)
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _quiet_workers(client: Any) -> None:
+    """Stop the heartbeats of our own local cluster's workers before closing it.
+
+    A worker's heartbeat to the scheduler that is under way while the cluster closes fails
+    with ``CommClosedError``, which the worker logs with its traceback on the terminal
+    after a sweep that went well (seen by users; made certain here by heartbeats every few
+    milliseconds).  With the work done, nothing needs the heartbeats (the scheduler drops a
+    silent worker only after minutes).  A worker that no longer answers is closed all the same.
+    """
+    try:
+        client.run(_stop_heartbeat)
+    except Exception:  # a worker already gone: the cluster's close deals with it
+        pass
+
+
+async def _stop_heartbeat(dask_worker: Any) -> None:
+    callback = getattr(dask_worker, "periodic_callbacks", {}).get("heartbeat")
+    if callback is not None:
+        callback.stop()
 
 
 def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:

@@ -74,7 +74,7 @@ def play_checked(
     engine: Engine,
     players: int,
     seed: int,
-    bot: str = "random",
+    bot: "str | Callable" = "random",
     policy: CheckPolicy = FULL_CHECKS,
     *,
     between_moves: Callable[[], None] | None = None,
@@ -126,7 +126,9 @@ def play_game(engine: Engine, players: int, index: int, seed: int, bot: str, pol
     )
 
 
-def _bot(engine: Engine, name: str) -> Callable:
+def _bot(engine: Engine, name: "str | Callable") -> Callable:
+    if callable(name):  # a bot already chosen (a sweep seats different bots seat by seat)
+        return name
     bots = engine.bots()
     if name not in bots:
         raise SimulationError(f"engine '{engine.id}' has no bot '{name}'; bots: {', '.join(sorted(bots))}")

@@ -40,21 +40,26 @@ import json
 import random
 import re
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from cardgen.engines.base import Engine, _text
+from cardgen.engines.base import Engine, Outcome, _text
 from cardgen.errors import InvariantViolation, SimulationError
 from cardgen.simulation.invariants import CheckPolicy
 from cardgen.simulation.runner import derive_seed, play_checked
 from cardgen.simulation.sweep_stats import CellTally, effects, tally_summary
 
-FORMAT = 1
+FORMAT = 2
 CHUNK_GAMES = 250
 CHECK_FIRST = 20
 CHECK_EVERY = 100
 
-# (index, turns, violation or None, winners, scores, draw, ((event, count), ...))
+# (index, turns, violation or None, winners, scores, draw, ((event, count), ...), extra): ``extra`` holds
+# the winner's margin over the runner-up ("margin") and, for the games played under the checks, the
+# turns that offered a choice and the legal moves summed over the turns ("decisions", "branching"),
+# and where the engine keeps a running score the lead changes ("lead_changes") and the turns the
+# sole winner was not leading ("behind", of "scored_turns")
 Record = tuple
 
 
@@ -92,6 +97,10 @@ class SweepPlan:
     check_first: int = CHECK_FIRST
     check_every: int = CHECK_EVERY
     chunk_games: int = CHUNK_GAMES
+    #: ``None``: every cell plays ``games``.  A number: every cell plays until each seat's
+    #: (or a mixed cell's first bot's) 95 % interval is at most this wide on either side, and
+    #: ``games`` is the cap (:func:`run_sweep`).
+    precision: float | None = None
 
     def cells(self) -> list[Cell]:
         names = [name for name, _ in self.options]
@@ -102,11 +111,17 @@ class SweepPlan:
         ]
 
     def tasks(self) -> list["ChunkTask"]:
+        """Every chunk of every cell up to ``games`` (an adaptive sweep plays a first part of them)."""
+        return [task for cell in self.cells() for task in self.chunk_tasks(cell, 0, self.games)]
+
+    def chunk_tasks(self, cell: Cell, start: int, stop: int) -> list["ChunkTask"]:
+        """The chunks of games ``start .. stop-1`` of ``cell``; chunks start at multiples of
+        ``chunk_games`` (``start`` is one), so a resumed or adaptive run finds them by name."""
         return [
             ChunkTask(self.engine, str(self.game_dir), cell.index, cell.key, cell.options, cell.players, cell.bot,
-                      self.seed, start, min(start + self.chunk_games, self.games), self.check_first, self.check_every)
-            for cell in self.cells()
-            for start in range(0, self.games, self.chunk_games)
+                      self.seed, first, min(first + self.chunk_games, stop, self.games), self.check_first,
+                      self.check_every)
+            for first in range(start, min(stop, self.games), self.chunk_games)
         ]
 
     def checked_games(self) -> int:
@@ -115,7 +130,7 @@ class SweepPlan:
     def identity(self, content: str) -> str:
         """A hash of everything the records depend on (not the chunking): names the resume folder."""
         data = [FORMAT, content, self.engine, self.players, self.options, self.bots, self.games, self.seed,
-                self.check_first, self.check_every]
+                self.check_first, self.check_every]  # not the precision: it only says how many chunks to play
         return hashlib.sha256(json.dumps(data).encode()).hexdigest()[:16]
 
 
@@ -192,7 +207,7 @@ class ChunkResult:
 
 def run_chunk(task: ChunkTask) -> ChunkResult:
     records = play_chunk(task)
-    tally = CellTally(task.players)
+    tally = CellTally(task.players, is_mixed(task.bot))
     tally.add(records)
     return ChunkResult(chunk_text(task, records), tally)
 
@@ -205,31 +220,118 @@ def chunk_text(task: ChunkTask, records: list[Record]) -> str:
 def play_chunk(task: ChunkTask) -> list[Record]:
     """Play the chunk's games; one record per game, in index order."""
     engine = worker_engine(task.engine, task.game_dir, task.options)
-    choose = engine.bots()[task.bot]
+    bots = engine.bots()
     bound = engine.move_bound(task.players)
     policy = CheckPolicy()
     records = []
     for index in range(task.start, task.stop):
         seed = game_seed(task.seed, task.cell_key, index)
+        choose = seated_bot(bots, task.bot, task.players, index)
         if is_checked(index, task.check_first, task.check_every):
-            records.append(_checked_record(engine, task, index, seed, policy))
+            records.append(_checked_record(engine, task, index, seed, policy, choose))
         else:
             records.append(_bare_record(engine, task.players, index, seed, choose, bound))
     return records
 
 
-def _finished(index: int, turns: int, state: Any) -> Record:
+def is_mixed(bot: str) -> bool:
+    """``"greedy+random"``: one greedy, the others random, greedy's seat turning game by game."""
+    return "+" in bot
+
+
+def seat_bots(bot: str, players: int, index: int) -> list[str]:
+    """The bot of each seat in game ``index`` of a cell: a mixed cell's first bot sits in seat
+    ``index % players`` (every seat equally often, whatever the chunking), the second in the rest."""
+    if not is_mixed(bot):
+        return [bot] * players
+    lead, other = bot.split("+", 1)
+    names = [other] * players
+    names[index % players] = lead
+    return names
+
+
+def seated_bot(bots: Mapping[str, Callable], bot: str, players: int, index: int) -> Callable:
+    """The engine's own bot for a plain cell (its fast loop stays on), else one that asks the
+    bot of the seat to move; both draw from the game's one bot RNG."""
+    if not is_mixed(bot):
+        return bots[bot]
+    choosers = [bots[name] for name in seat_bots(bot, players, index)]
+
+    def by_seat(state: Any, rng: random.Random) -> Any:
+        return choosers[state.current_player()](state, rng)
+
+    return by_seat
+
+
+def _finished(index: int, turns: int, state: Any, extra: dict | None = None) -> Record:
     outcome = state.outcome()
     return (index, turns, None, list(outcome.winners), [float(s) for s in outcome.scores], bool(outcome.draw),
-            sorted(state.events.items()))
+            sorted(state.events.items()), {"margin": _number(winner_margin(outcome)), **(extra or {})})
 
 
-def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, policy: CheckPolicy) -> Record:
+def winner_margin(outcome: Outcome) -> float:
+    """How far the winner is ahead of the runner-up, in the game's own score, read the engine's way.
+
+    The engine says who won (``winners``) and, where the game has places, who came next
+    (``ranking``): in a game where the lowest score wins, the runner-up is the second lowest.
+    Without a ranking the runner-up is the other seat whose score is nearest the winner's.  A
+    shared win or a draw has no margin: 0.
+    """
+    scores = outcome.scores
+    if outcome.draw or len(outcome.winners) != 1 or len(scores) < 2:
+        return 0.0
+    winner = outcome.winners[0]
+    others = [seat for seat in outcome.ranking if seat != winner] or sorted(
+        (seat for seat in range(len(scores)) if seat != winner),
+        key=lambda seat: (abs(scores[seat] - scores[winner]), seat))
+    return abs(float(scores[winner]) - float(scores[others[0]]))
+
+
+def _number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _checked_record(engine: Engine, task: ChunkTask, index: int, seed: int, policy: CheckPolicy,
+                    choose: Callable) -> Record:
     try:
-        played = play_checked(engine, task.players, seed, task.bot, policy)
+        played = play_checked(engine, task.players, seed, choose, policy)
     except InvariantViolation as violation:
-        return (index, violation.move_number, str(violation), [], [], False, [])
-    return _finished(index, len(played.moves), played.state)
+        return (index, violation.move_number, str(violation), [], [], False, [], {})
+    winners = played.state.outcome().winners
+    return _finished(index, len(played.moves), played.state,
+                     _choices(engine, task.players, seed, played.moves, winners))
+
+
+def _choices(engine: Engine, players: int, seed: int, moves: Sequence[Any], winners: Sequence[int]) -> dict[str, int]:
+    """The checked game played again to count its choices: the turns with more than one legal
+    move, and the legal moves summed over the turns (the branching factor's numerator).  Counted on
+    the checked sample only: the bare games' fast loops hand no legal moves out.
+
+    Where the engine keeps a running score (``GameState.standing``), also the lead changes (the
+    sole leader becoming another seat; a tie leaves the lead with nobody, and the next sole leader
+    counts as a change only if it is another seat) and, in a game with one winner, the turns
+    after which the winner was not the sole leader."""
+    state = engine.new_game(players, seed)
+    decisions = branching = 0
+    leaders = []
+    for move in moves:
+        legal = len(state.legal_moves())
+        decisions += legal > 1
+        branching += legal
+        state.apply(move)
+        standing = state.standing()
+        if standing is not None:
+            best = max(standing)
+            leading = [seat for seat, score in enumerate(standing) if score == best]
+            leaders.append(leading[0] if len(leading) == 1 else None)
+    found = {"decisions": decisions, "branching": branching}
+    if leaders:
+        sole = [seat for seat in leaders if seat is not None]
+        found["lead_changes"] = sum(1 for before, after in zip(sole, sole[1:]) if before != after)
+        if len(winners) == 1:
+            found["behind"] = sum(1 for seat in leaders if seat != winners[0])
+            found["scored_turns"] = len(leaders)
+    return found
 
 
 def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Callable, bound: int) -> Record:
@@ -244,7 +346,7 @@ def _bare_record(engine: Engine, players: int, index: int, seed: int, choose: Ca
         message = f"{type(error).__name__}: {error}" if not isinstance(error, SimulationError) else str(error)
         # the failing move's number as far as the state counted it (the engines count moves in ``turn``)
         failed = getattr(state, "turn", 0) + 1
-        return (index, failed, f"{message} (game {engine.game.id}, seed {seed}, move {failed})", [], [], False, [])
+        return (index, failed, f"{message} (game {engine.game.id}, seed {seed}, move {failed})", [], [], False, [], {})
 
 
 # -- running a plan --------------------------------------------------------------------------------
@@ -278,24 +380,20 @@ def run_sweep(
     progress: Callable[[int], None] | None = None,
 ) -> SweepResult:
     """Play every chunk not already saved under ``store`` with ``execute``,
-    saving each as it finishes; then fold all of them into per-cell tallies."""
+    saving each as it finishes; then fold all of them into per-cell tallies.
+
+    With ``plan.precision`` the cells play in rounds: after each round a cell whose seats'
+    95 % intervals are all at most ``precision`` on either side stops, the others play on to
+    the number of games their win rates so far say they need (whole chunks, at most
+    ``plan.games``).  A round's decision reads the cell's games 0 .. n-1 and nothing else, so
+    the same seed stops every cell at the same game on any scheduler."""
     from cardgen.fileio import write_text_atomic
 
     folder = store / plan.identity(content)
     folder.mkdir(parents=True, exist_ok=True)
     cells = plan.cells()
-    tallies = [CellTally(cell.players) for cell in cells]
+    tallies = [CellTally(cell.players, is_mixed(cell.bot)) for cell in cells]
     result = SweepResult(plan, cells, tallies)
-    todo = []
-    for task in plan.tasks():
-        records = _saved(folder / f"{task.name}.json", task)
-        if records is None:
-            todo.append(task)
-        else:
-            tallies[task.cell].add(records)
-            result.chunks_reused += 1
-            if progress is not None:
-                progress(len(records))
 
     def done(task: ChunkTask, chunk: ChunkResult) -> None:
         write_text_atomic(folder / f"{task.name}.json", chunk.text)
@@ -305,8 +403,48 @@ def run_sweep(
         if progress is not None:
             progress(chunk.tally.games)
 
-    execute(todo, done)
-    return result
+    played = [0] * len(cells)
+    targets = [plan.games if plan.precision is None else min(plan.games, FIRST_ROUND_CHUNKS * plan.chunk_games)] * len(cells)
+    while True:
+        todo = []
+        for cell in cells:
+            for task in plan.chunk_tasks(cell, played[cell.index], targets[cell.index]):
+                records = _saved(folder / f"{task.name}.json", task)
+                if records is None:
+                    todo.append(task)
+                else:
+                    tallies[task.cell].add(records)
+                    result.chunks_reused += 1
+                    if progress is not None:
+                        progress(len(records))
+            played[cell.index] = targets[cell.index]
+        execute(todo, done)
+        if plan.precision is None:
+            return result
+        targets = [next_target(plan, tally, count) for tally, count in zip(tallies, played)]
+        if targets == played:
+            return result
+
+
+#: An adaptive sweep's first round: this many chunks per cell before the first look at the data.
+FIRST_ROUND_CHUNKS = 4
+
+
+def next_target(plan: SweepPlan, tally: CellTally, played: int) -> int:
+    """How many games the cell should have played by the end of the next round: ``played`` when
+    every seat's interval is narrow enough or the cap is reached, else the count the widest
+    seat needs at its present rate (a tenth more, whole chunks, at least one more chunk)."""
+    from cardgen.simulation.statistics import Z_95, wilson_interval
+
+    if played >= plan.games or not tally.completed:
+        return played
+    widest = max((high - low) / 2 for low, high in (wilson_interval(float(w), tally.completed) for w in tally.wins))
+    if widest <= plan.precision:
+        return played
+    spread = max(rate * (1 - rate) for rate in (float(Fraction(w) / tally.completed) for w in tally.wins))
+    needed = Z_95 ** 2 * spread / plan.precision ** 2 * 1.1 * tally.games / tally.completed
+    chunks = -(-int(needed) // plan.chunk_games)
+    return min(plan.games, max(played + plan.chunk_games, chunks * plan.chunk_games))
 
 
 def _saved(path: Path, task: ChunkTask) -> list | None:
@@ -325,17 +463,33 @@ def _saved(path: Path, task: ChunkTask) -> list | None:
 
 
 def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
-                   defaults: Mapping[str, Any]) -> dict[str, Any]:
-    """Every number of the sweep, in a fixed order, free of anything run-dependent."""
+                   defaults: Mapping[str, Any], event_names: Sequence[str] = ()) -> dict[str, Any]:
+    """Every number of the sweep, in a fixed order, free of anything run-dependent.
+
+    ``findings`` holds the report's claims (:mod:`cardgen.simulation.findings`); ``event_names``
+    are the engine's own counters, reported in every cell (zero when they never happened)."""
+    from cardgen.simulation.findings import build_findings
+    from cardgen.simulation.limits import cell_limit_checks
+
     plan = result.plan
     limits = game.meta.limits
+    base_players = game.meta.players.min
     cells = []
     for cell, tally in zip(result.cells, result.tallies):
         options = {**{n: _text(v) for n, v in defaults.items()}, **dict(cell.options)}
-        summary = tally_summary(tally, limits)
-        cells.append({"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
-                      "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
-                      "games": plan.games, **summary})
+        summary = tally_summary(tally, event_names)
+        record = {"cell": cell.index, "key": cell.key, "label": cell.label, "players": cell.players,
+                  "varied": dict(cell.options), "options": dict(sorted(options.items())), "bot": cell.bot,
+                  "games": tally.games,
+                  "checked_games": sum(1 for i in range(tally.games) if is_checked(i, plan.check_first, plan.check_every)),
+                  **summary}
+        checks = cell_limit_checks(limits, record, base_players)
+        record["limits"] = checks
+        record["within_limits"] = all(c["verdict"] != "outside" for c in checks)
+        record["limits_verdict"] = ("outside" if not record["within_limits"] else
+                                    "undecided" if any(c["verdict"] == "undecided" for c in checks) else "inside")
+        cells.append(record)
+    baselines = baselines_of(plan.options, defaults)
     return {
         "format": FORMAT,
         "game": game.id,
@@ -343,9 +497,11 @@ def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
         "content_sha256": content,
         "seed": plan.seed,
         "games_per_cell": plan.games,
+        "precision": plan.precision,
         "grid": {"players": list(plan.players), "options": {n: list(v) for n, v in plan.options},
                  "bots": list(plan.bots)},
         "default_options": {n: _text(v) for n, v in sorted(defaults.items())},
+        "baselines": baselines,
         "checks": {
             "sample": f"the first {plan.check_first} games of every cell and every {plan.check_every}th after"
                       if plan.check_every > 0 else f"the first {plan.check_first} games of every cell",
@@ -354,9 +510,21 @@ def sweep_document(result: SweepResult, game: Any, engine_id: str, content: str,
             "other_games": "played without checks; a game past the move bound or an engine error is a violation",
         },
         "limits": limits.model_dump() if limits is not None else None,
+        "limits_base_players": (limits.players or base_players) if limits is not None else None,
         "cells": cells,
+        "findings": build_findings(cells, plan.options, baselines),
         "effects": effects(plan.options, cells),
     }
+
+
+def baselines_of(options: Sequence[tuple[str, Sequence[str]]], defaults: Mapping[str, Any]) -> dict[str, str]:
+    """Each varied option's value the others are compared with: the game's default when it was
+    swept, else the first value given."""
+    found = {}
+    for name, values in options:
+        default = _text(defaults[name]) if name in defaults else None
+        found[name] = default if default in values else values[0]
+    return found
 
 
 def content_fingerprint(game_dir: Path, engine_class: type) -> str:

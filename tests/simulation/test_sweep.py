@@ -69,14 +69,15 @@ def test_aggregation_matches_simulate_summary(tmp_path):
     cell = plan.cells()[3]  # 4 players, only-when-stuck
     task = next(t for t in plan.tasks() if t.cell == cell.index)
     records = [GameRecord(index, 0, turns, violation is None, tuple(winners), tuple(scores), draw, dict(events))
-               for index, turns, violation, winners, scores, draw, events in play_chunk(task)]
+               for index, turns, violation, winners, scores, draw, events, _ in play_chunk(task)]
     engine = engine_for(load_game(HIMMEL), {"take-when": "only-when-stuck"})
     summary = summarize(RunInfo("himmel", 80, 5, 4, "random", engine.options), records)
     figures = document["cells"][3]
-    for key in ("completed", "completion_rate", "turns", "wins", "win_rates", "draws", "draw_rate", "balance",
+    for key in ("completed", "completion_rate", "wins", "win_rates", "draws", "draw_rate", "balance",
                 "shared_wins", "scores_mean", "first_player_win_rate"):
         assert figures[key] == summary[key], key
-    assert figures["events"] == {k: v for k, v in summary["events"].items() if v}
+    assert {k: figures["turns"][k] for k in summary["turns"]} == summary["turns"]
+    assert figures["events"] == {k: v for k, v in summary["events"].items() if v}  # no event names given here
     assert sum(n for _, n in figures["turns_histogram"]) == 80
     low, high = figures["win_rates_ci95"][0]
     assert low < figures["win_rates"][0] < high
@@ -92,7 +93,7 @@ def test_chunk_tallies_merged_in_any_order_equal_one_tally_of_every_record():
     chunks = [(run_chunk(task), play_chunk(task)) for task in plan.tasks()]
     # a few records turned into violations, so the kept examples are merged too
     records = [record for _, chunk_records in chunks for record in chunk_records]
-    broken = [(index, turns, f"broken {index}", [], [], False, [])
+    broken = [(index, turns, f"broken {index}", [], [], False, [], {})
               for index, turns, *_ in records[::7]]
     whole = CellTally(4)
     whole.add(records + broken)
@@ -123,7 +124,14 @@ def test_checked_sample_finds_what_bare_games_play_alike(tmp_path):
     everything = json.loads(sweep_text(himmel_plan(games=30, check_first=0, check_every=1), tmp_path / "a"))
     nothing = json.loads(sweep_text(himmel_plan(games=30, check_first=0, check_every=0), tmp_path / "b"))
     assert everything["checks"]["checked_games_per_cell"] == 30 and nothing["checks"]["checked_games_per_cell"] == 0
-    assert everything["cells"] == nothing["cells"]
+    # only the checked games count their choices (legal moves per turn) and lead changes; every other
+    # figure is the same
+    assert all(cell["choices"]["games_counted"] == 30 and 0 < cell["choices"]["decision_share"] <= 1
+               and cell["choices"]["branching_mean"] > 1 for cell in everything["cells"])
+    assert all(cell["choices"]["games_counted"] == 0 for cell in nothing["cells"])
+    assert all(cell["drama"]["games_counted"] == 30 for cell in everything["cells"])
+    assert ([{k: v for k, v in cell.items() if k not in ("choices", "drama", "checked_games")} for cell in everything["cells"]]
+            == [{k: v for k, v in cell.items() if k not in ("choices", "drama", "checked_games")} for cell in nothing["cells"]])
 
 
 def test_interrupted_sweep_resumes_from_saved_chunks(tmp_path):

@@ -188,3 +188,38 @@ def test_an_engine_a_worker_cannot_build_is_named_before_a_game_is_played(tmp_pa
                                                   r"AttributeError: .*NoSuchEngine"):
             run_sweep(plan, tmp_path, "x", execute)
     assert not list(tmp_path.glob("*/*.json"))
+
+
+SHUTDOWN_RACE = """
+import sys
+from pathlib import Path
+
+import distributed.scheduler
+from cardgen.simulation.cluster import dask_executor
+from cardgen.simulation.sweep import SweepPlan, run_sweep
+
+# workers heartbeat every 2 ms instead of every 0.5 s: one is nearly always under way at the close
+distributed.scheduler.heartbeat_interval = lambda workers: 0.002
+plan = SweepPlan(Path(sys.argv[1]), "cardgen.engines.himmel:HimmelEngine", (3,), (), ("random",), games=40, seed=1,
+                 chunk_games=20)
+for run in range(3):
+    with dask_executor("local", 2) as (execute, _):
+        run_sweep(plan, Path(sys.argv[2]) / str(run), "x", execute)
+print("done")
+"""
+
+
+def test_a_local_cluster_closes_without_a_worker_traceback(tmp_path):
+    """Before the fix, two runs in three printed a worker's heartbeat CommClosedError here."""
+    result = subprocess.run([sys.executable, "-c", SHUTDOWN_RACE, str(ROOT / "content" / "himmel"), str(tmp_path)],
+                            cwd=ROOT, capture_output=True, text=True, timeout=180)
+    assert result.returncode == 0 and result.stdout.strip() == "done", result.stderr
+    assert "Traceback" not in result.stderr and "CommClosedError" not in result.stderr, result.stderr
+    assert "ERROR" not in result.stderr, result.stderr
+
+
+def test_a_successful_sweep_on_a_local_cluster_writes_nothing_to_stderr(tmp_path):
+    result = sweep("--workers", "2", "--games", "60", "--out", str(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr and "Error" not in result.stderr, result.stderr
+    assert (tmp_path / "sweep.json").exists()

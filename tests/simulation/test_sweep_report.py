@@ -31,16 +31,25 @@ def document(tmp_path_factory):
 
 def test_summary_speaks_plainly(document):
     sentences = summary_sentences(document)
-    assert sentences[0].startswith("With 3 players himmel's first seat wins ")
-    assert "a fair share is 16.7\u00a0%" in sentences[1]
-    assert any(s.startswith("take-when=only-when-stuck instead of any-time: games are ") for s in sentences)
+    # one sentence per cell, named, made from the findings; nothing averaged over cells
+    assert sentences[0].startswith("3 players, take-when=any-time, bot random: ")
+    assert "a fair share 16.7\u00a0%" in sentences[2]
+    quiet = [f for f in document["findings"] if f["measure"] == "win_rate" and f["cell"] == 0]
+    if not any(f["significant"] for f in quiet):
+        assert "no detectable seat advantage at 200 games (it would detect " in sentences[0]
+    assert any(s.startswith("take-when=only-when-stuck against the default any-time (3 players, bot random): ")
+               for s in sentences)
+    assert "at 4 players" in " ".join(sentences) and "0 of 4 cells are checked" in " ".join(sentences)
     assert sentences[-1].startswith("No game broke an invariant (")
 
 
 def test_html_has_every_plot_inline_and_flags_cells_outside_limits(document):
     document = json.loads(json.dumps(document))
-    document["cells"][1]["limits"][2]["ok"] = False  # pretend one cell fails turns_max
+    failed = {"name": "turns_max", "measured": 151, "required": "<= 150", "ci95": [151, 151], "verdict": "outside",
+              "p_value": None, "ok": False}
+    document["cells"][1]["limits"].append(failed)  # pretend one cell fails turns_max
     document["cells"][1]["within_limits"] = False
+    document["cells"][1]["limits_verdict"] = "outside"
     html = report_html(document)
     plots = re.findall(r'src="data:image/svg\+xml;base64,([^"]+)"', html)
     assert len(plots) == 4 + 1  # one per cell, one per option
@@ -60,7 +69,9 @@ def test_html_has_every_plot_inline_and_flags_cells_outside_limits(document):
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
     outside = [cell for cell in document["cells"] if not cell["within_limits"]]
     assert html.count("outside the limits") == len(outside) and "outside: turns_max" in html
-    assert f"{len(outside)} of 4 cells fall outside the game&#39;s limits: 3 players, take-when=only-when-stuck" in html
+    assert "3 players, take-when=only-when-stuck, bot random is outside its limits: turns_max 151 (151\u2013151), " \
+           "required &lt;= 150" in html
+    assert "(default)" in html
 
 
 def test_report_files_and_pdf(document, tmp_path):
@@ -73,5 +84,6 @@ def test_report_files_and_pdf(document, tmp_path):
     text = "".join(page.get_textpage().get_text_range() for page in pypdfium2.PdfDocument(pdf))
     assert "Sweep of himmel" in text and "6 players, take-when=only-when-stuck, bot random" in text
     # the plots' words are text in the PDF too, set in the report's DejaVu Sans
-    assert text.count("win rate by seat (95 % interval)") == 4 and "mean gap between the top two scores" in text
+    assert text.count("seat (dotted: fair share") == 4 and "winner's margin (mean, in the game's score)" in text
+    assert text.count("game length (turns)") >= 4 and "game length (moves)" not in text
     assert b"@font-face" not in pdf
