@@ -185,7 +185,7 @@ def _option_sentences(document: Mapping[str, Any], claims: int) -> list[str]:
         if "option" in finding:
             grouped.setdefault(finding["cell"], []).append(finding)
     for cell_index, group in grouped.items():
-        cell, first = cells[cell_index], group[0]
+        first = group[0]
         base = cells[first["baseline_cell"]]
         said, quiet = [], []
         for finding in group:

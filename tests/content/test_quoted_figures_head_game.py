@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from quotedfigures import Quoted, assert_quoted, mean, play, with_cards, with_settings  # noqa: E402
+from quotedfigures import Quoted, assert_quoted, play, with_cards, with_settings  # noqa: E402
 
 from cardgen.content import load_game  # noqa: E402
 from cardgen.engines.footballers import (  # noqa: E402

@@ -17,7 +17,6 @@ import pytest
 
 from cardgen.content import load_game
 from cardgen.engines.base import Engine, GameState, Outcome, random_bot
-from cardgen.simulation.findings import build_findings
 from cardgen.simulation.limits import bounds_for, cell_limit_checks
 from cardgen.simulation.report import summary_sentences
 from cardgen.simulation.significance import binomial_test, holm
