@@ -118,6 +118,29 @@ class Domain:
             return self.shared.lines.get(self.source_language, {}).get(key, (COMMON, None))
         return self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml"), self.lines.get(key)
 
+    def reference(self, key: str) -> tuple[str, int | None]:
+        """The ``#:`` reference of ``key``'s source text: its file relative to the content folder
+        (``klepka/text/ru.yaml``, ``common/text/it.yaml``), or to cardgen's package for cardgen's own
+        shared strings (``cardgen/common/text/en.yaml``), so a PO file is the same on every machine."""
+        if self.shared is None:
+            return f"{self.root.name}/{TEXT_DIR}/{self.source_language}.yaml", self.lines.get(key)
+        file, line = self.source_location(key)
+        path = Path(file)
+        if not path.is_absolute():
+            path = (self.display_root or Path.cwd()) / path
+        from cardgen import resources
+
+        for base, prefix in ((resources.PACKAGE, resources.PACKAGE.name + "/"), (self.root.parent, "")):
+            for candidate in (path, path.resolve()):
+                try:
+                    return prefix + candidate.relative_to(base).as_posix(), line
+                except ValueError:
+                    try:
+                        return prefix + candidate.relative_to(base.resolve()).as_posix(), line
+                    except ValueError:
+                        continue
+        return path.name, line
+
     def source_messages(self) -> list[SourceMessage]:
         usage = _usage(self.game) if self.game is not None else {}
         result = []
@@ -150,7 +173,7 @@ class Domain:
                     text=text,
                     comments=tuple(comments),
                     max_length=max_length,
-                    locations=(self.source_location(key),),
+                    locations=(self.reference(key),),
                     card=where.card,
                     field=where.field,
                 )

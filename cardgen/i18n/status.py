@@ -13,9 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from cardgen.content.arguments import arguments
+from cardgen.content.fallbacks import DEFAULT_FALLBACK, game_chain
 from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.i18n import fit, refs
 from cardgen.i18n.catalog import Domain, domains
+from cardgen.i18n.names import language_name
 
 
 @dataclass
@@ -51,6 +53,7 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
         row.file = domain.display(domain.po_path(language))
     forms = _forms(domain, entries, is_source)
     card_texts: dict[str, dict[str, tuple[str, str]]] = {}
+    instead = _Fallback(domain, language)
     for source in sources:
         if is_source:
             text = source.text
@@ -59,13 +62,13 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
             entry = entries.get(source.key)
             if entry is None or not entry.text:
                 row.missing += 1
-                row.problems.append(("missing", source.key, "no translation"))
+                row.problems.append(("missing", source.key, f"no translation; {instead.prints(source)}"))
                 continue
             text = entry.text
             if entry.fuzzy or entry.source != source.text:
                 row.fuzzy += 1
                 detail = "marked fuzzy" if entry.fuzzy else "source changed; run 'cardgen i18n update'"
-                row.problems.append(("fuzzy", source.key, detail))
+                row.problems.append(("fuzzy", source.key, f"{detail}; {instead.prints(source)}"))
             else:
                 row.translated += 1
         if source.card is not None and domain.game is not None:
@@ -85,6 +88,38 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
                 why = measured.detail or f"{measured.length} characters{limit}"
                 row.problems.append(("too long", fields[field_name][0], f"{why} ({measured.method})"))
     return row
+
+
+class _Fallback:
+    """Which language prints instead of a missing or fuzzy entry: the first of the language's
+    fallback chain (:mod:`cardgen.content.fallbacks`) with a current translation."""
+
+    def __init__(self, domain: Domain, language: str):
+        self.domain = domain
+        if domain.game is not None:
+            self.chain = game_chain(domain.game, language)
+        else:  # the shared strings: English where cardgen or the folder has it, then the source
+            english = DEFAULT_FALLBACK if domain.has_own_text(DEFAULT_FALLBACK) else None
+            self.chain = list(dict.fromkeys(l for l in (language, english, domain.source_language) if l))
+        self._entries: dict[str, dict] = {}
+
+    def language(self, source) -> str:
+        for language in self.chain[1:]:
+            if language == self.domain.source_language:
+                break
+            if language not in self._entries:
+                try:
+                    self._entries[language] = self.domain.entries(language)
+                except I18nError:
+                    self._entries[language] = {}
+            entry = self._entries[language].get(source.key)
+            if entry is not None and entry.translated and entry.source == source.text:
+                return language
+        return self.domain.source_language
+
+    def prints(self, source) -> str:
+        used = self.language(source)
+        return f"prints {language_name(used)} ({used})"
 
 
 def _forms(domain: Domain, entries: dict, is_source: bool) -> dict[str, set[str]]:
