@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.content.shared import COMMON, TEXT_DIR, SharedStrings, load_shared
+from cardgen.content.shared import BUILTIN_DIR, COMMON, TEXT_DIR, SharedStrings, load_shared
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.errors import I18nError, Locator, shown_path
 from cardgen.i18n import fit, refs
@@ -128,9 +128,9 @@ class Domain:
         path = Path(file)
         if not path.is_absolute():
             path = (self.display_root or Path.cwd()) / path
-        from cardgen import resources
+        package = BUILTIN_DIR.parent  # cardgen's own package folder
 
-        for base, prefix in ((resources.PACKAGE, resources.PACKAGE.name + "/"), (self.root.parent, "")):
+        for base, prefix in ((package, package.name + "/"), (self.root.parent, "")):
             for candidate in (path, path.resolve()):
                 try:
                     return prefix + candidate.relative_to(base).as_posix(), line

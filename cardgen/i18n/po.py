@@ -56,9 +56,7 @@ def origin(domain: Domain) -> Origin:
     """What the headers of ``domain``'s files say about it: the game's title (source text),
     version, contact and teams from ``game.yaml``; cardgen's own for the shared strings."""
     if domain.game is None:
-        from cardgen import __version__
-
-        return Origin(project=f"cardgen shared strings {__version__}", title="cardgen's shared strings",
+        return Origin(project="cardgen shared strings", title="cardgen's shared strings",
                       source_language=domain.source_language)
     meta = domain.game.meta
     title = domain.messages.get(meta.title, domain.id)

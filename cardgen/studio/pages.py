@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from cardgen import resources
 from cardgen.errors import CardgenError
+from cardgen.i18n.names import language_name
 from cardgen.studio.state import GameView, Studio
 
 TEMPLATES = resources.STUDIO_TEMPLATES
@@ -221,7 +222,9 @@ class Pages:
                     origin = f"{domain.display(domain.po_path(lang))}:{entry.line or ''}"
                 else:
                     origin = ""
+                used = view.text_used.get(lang, {}).get(key) if kind else None
                 cells.append({"lang": lang, "text": game.text(key, lang), "status": kind or "",
+                              "used": language_name(used) if used else "",
                               "origin": origin, "unused": entry.text if entry is not None and kind == "fuzzy" else ""})
             rows.append({"field": field, "key": key, "cells": cells})
         return rows
