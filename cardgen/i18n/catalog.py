@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.content.shared import BUILTIN_DIR, COMMON, TEXT_DIR, SharedStrings, load_shared
+from cardgen.content.shared import BUILTIN_DIR, COMMON, TEXT_DIR, SharedStrings, builtin_keys, load_shared
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.errors import I18nError, Locator, shown_path
 from cardgen.i18n import fit, refs
@@ -77,6 +77,8 @@ class Domain:
     lines: dict[str, int] = field(default_factory=dict)
     display_root: Path | None = None
     shared: SharedStrings | None = None  # the shared strings, for the common domain
+    #: the languages the games of the folder build in (the shared strings' status covers them)
+    build_languages: tuple[str, ...] = ()
 
     def entries(self, language: str) -> dict[str, Entry]:
         """The translations of ``language`` by key (none for the source language)."""
@@ -259,6 +261,10 @@ def _generic_usage(key: str, domain: str) -> _Usage:
                        "back). Placeholders in braces are filled in; keep them.",))
     if domain == COMMON:
         return _Usage(("Shared rulebook text (headings, tables, page furniture) of every game.",))
+    if key in builtin_keys():
+        return _Usage((f"This game's own wording of the shared string {key} (rulebook headings, tables, "
+                       "print-and-play page). Until it is translated, the shared string of your language "
+                       "prints. Keep the placeholders in braces.",))
     parts = key.split(".")
     if parts[0] == "rules" and len(parts) > 1:
         section = _SECTIONS.get(parts[1], f"'A turn', the subsection '{parts[1]}' (its .title is the heading)")
@@ -319,7 +325,9 @@ def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain
     if not game_ids or COMMON in game_ids:
         counts = Counter(game.meta.source_language for game in games)
         source = min(counts, key=lambda lang: (-counts[lang], lang)) if counts else DEFAULT_SOURCE_LANGUAGE
-        result.append(common_domain(content_dir, display_root, source))
+        common = common_domain(content_dir, display_root, source)
+        common.build_languages = tuple(sorted({lang for game in games for lang in game.meta.languages}))
+        result.append(common)
     if not game_ids or ids:
         result.extend(game_domain(game, display_root) for game in games)
     return result

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from cardgen.content.arguments import arguments
 from cardgen.content.fallbacks import DEFAULT_FALLBACK, game_chain
+from cardgen.content.shared import argument_errors
+from cardgen.content.translations import Entry
 from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.i18n import fit, refs
-from cardgen.i18n.catalog import Domain, domains
+from cardgen.i18n.catalog import COMMON, Domain, domains
 from cardgen.i18n.names import language_name
 
 
@@ -43,12 +45,18 @@ class StatusRow:
         return self.translated == self.total and not (self.too_long or self.broken)
 
 
-def domain_status(domain: Domain, language: str) -> StatusRow:
-    """Figures for one domain and one language (the source language included)."""
+def domain_status(domain: Domain, language: str, *, measure: bool = True) -> StatusRow:
+    """Figures for one domain and one language (the source language included); ``measure``
+    False leaves out whether card texts fit (the renderer's work)."""
     sources = domain.source_messages()
     row = StatusRow(domain.id, language, len(sources))
-    is_source = language == domain.source_language
+    # shared strings a content folder added in a language cardgen lacks may still be the
+    # English copy 'cardgen new' wrote: those count as missing, in the source language too
+    copies = domain.shared.copies(language) if domain.shared is not None else set()
+    is_source = language == domain.source_language and not copies
     entries = domain.entries(language)
+    if language == domain.source_language and copies:
+        entries = {key: Entry(key, text, text, False) for key, text in domain.messages.items()}
     if not domain.has_own_text(language):
         row.file = domain.display(domain.po_path(language))
     forms = _forms(domain, entries, is_source)
@@ -58,6 +66,11 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
         if is_source:
             text = source.text
             row.translated += 1
+        elif source.key in copies:
+            row.missing += 1
+            row.problems.append(("missing", source.key, "the text is cardgen's own in another language, "
+                                 f"copied, not translated ({domain.source_location(source.key)[0]})"))
+            continue
         else:
             entry = entries.get(source.key)
             if entry is None or not entry.text:
@@ -77,7 +90,7 @@ def domain_status(domain: Domain, language: str) -> StatusRow:
         if problem:
             row.broken += 1
             row.problems.append(("broken", source.key, problem))
-    for card_id, fields in card_texts.items():
+    for card_id, fields in card_texts.items() if measure else ():
         card = domain.game.card(card_id)
         fits = fit.card_fits(domain.game, card, {f: text for f, (_, text) in fields.items()}, language)
         for field_name, measured in fits.items():
@@ -189,6 +202,9 @@ def reference_errors(game) -> list[ContentError]:
         problem = _reference_problem(domain, text, key, domain.source_language, None, source_forms)
         if problem and source_doc is not None:
             errors.append(ContentError(problem, source_doc.locate(("messages", key), key=True)))
+        if source_doc is not None:  # a game's own wording of a shared string takes its placeholders
+            errors += argument_errors(key, text, source_doc.locate(("messages", key)).with_(
+                language=domain.source_language))
     for language in _languages(domain)[1:]:
         path = domain.po_path(language)
         try:
@@ -216,10 +232,31 @@ def status(content_dir: Path, languages: list[str] | None = None,
     return rows
 
 
+def coverage(content_dir: Path, game_ids: list[str]) -> dict[str, list[tuple[str, StatusRow, StatusRow]]]:
+    """game -> [(language, the game's row, the shared strings' row)] for every language the game
+    builds in but its source: what ``cardgen validate`` prints, shared strings counted like the
+    game's own (texts not measured against their boxes: 'cardgen i18n status' does that)."""
+    found = domains(content_dir, [COMMON, *game_ids])
+    common = next(d for d in found if d.game is None)
+    result: dict[str, list[tuple[str, StatusRow, StatusRow]]] = {}
+    shared_rows: dict[str, StatusRow] = {}
+    for domain in found:
+        if domain.game is None:
+            continue
+        rows = []
+        for language in _languages(domain)[1:]:
+            if language not in shared_rows:
+                shared_rows[language] = domain_status(common, language, measure=False)
+            rows.append((language, domain_status(domain, language, measure=False), shared_rows[language]))
+        result[domain.id] = rows
+    return result
+
+
 def _languages(domain: Domain) -> list[str]:
     found = set(domain.languages())
     if domain.game is not None:
         found |= set(domain.game.meta.languages)
+    found |= set(domain.build_languages)  # the shared strings: every language a game builds in
     found.discard(domain.source_language)
     return [domain.source_language, *sorted(found)]
 

@@ -107,6 +107,12 @@ class Texts:
         entry = catalogue.entries.get(key)
         if entry is not None and entry.translated and entry.source == source:
             return entry.text, self.language
+        shared = self._shared_instead(catalogue, key)
+        if shared is not None:  # a game's own wording of a shared string, not yet translated
+            kind = "fuzzy" if entry is not None and entry.text else "missing"
+            self._warn(catalogue, kind, key, "the game's own text has no current translation; the shared "
+                       f"string in {language_name(self.language)} is used", self.language)
+            return shared, self.language
         text, used = self._fallback(catalogue, key, source)
         shown = f"the {language_name(used)} text ({used}) is used"
         if entry is not None and entry.translated:
@@ -118,6 +124,18 @@ class Texts:
         else:
             self._warn(catalogue, "missing", key, f"no translation; {shown}", used)
         return text, used
+
+    def _shared_instead(self, catalogue: Catalogue, key: str) -> str | None:
+        """The shared string ``key`` in this language when the game overrides it in its source text
+        and the override is not translated: the generic wording in the right language beats the
+        game's own in another."""
+        if catalogue is not self.game_catalogue or key not in self.common_catalogue.domain.messages:
+            return None
+        entry = self.common_catalogue.entries.get(key)
+        common_source = self.common_catalogue.domain.messages[key]
+        if entry is not None and entry.translated and entry.source == common_source:
+            return entry.text
+        return None
 
     def _fallback(self, catalogue: Catalogue, key: str, source: str) -> tuple[str, str]:
         """(text, language) of ``key`` in the first language after this one in the chain
