@@ -20,6 +20,7 @@ from cardgen.errors import ContentError, I18nError, Locator
 from cardgen.i18n import fit, refs
 from cardgen.i18n.catalog import COMMON, Domain, domains
 from cardgen.i18n.names import language_name
+from cardgen.i18n.placeholders import difference
 
 
 @dataclass
@@ -87,6 +88,8 @@ def domain_status(domain: Domain, language: str, *, measure: bool = True) -> Sta
         if source.card is not None and domain.game is not None:
             card_texts.setdefault(source.card, {})[source.field] = (source.key, text)
         problem = _reference_problem(domain, text, source.key, language, source.text, forms)
+        if not problem and not is_source:
+            problem = difference(source.text, text)
         if problem:
             row.broken += 1
             row.problems.append(("broken", source.key, problem))
