@@ -163,6 +163,12 @@ class Domain:
                     f"Length budget: {max_length} characters (the '{where.field}' box of a "
                     f"{_size(self.game)} card); check with 'cardgen i18n status'."
                 )
+            if "{plural:" in text:
+                comments.append(
+                    "{plural:COUNT|one=...|other=...} prints the word that goes with the number COUNT: "
+                    "write one form per plural category of your language (CLDR: English and German "
+                    "one, other; Polish and Russian one, few, many; Czech one, few, other); # in a "
+                    "form prints the number.")
             if refs.has_references(text):
                 comments.append(
                     "Keep every {card:...}, {group:...}, {kind:...} and {setting:...} reference; "

@@ -19,15 +19,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cardgen.errors import ContentError, I18nError, Locator, NewerRule
-from cardgen.i18n import refs
+from cardgen.i18n import plurals, refs
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
 
 
 def references(text: str) -> set[str]:
-    """``{type:id}`` of every reference in ``text``, the form left out."""
-    return {f"{{{ref.type}:{ref.id}}}" for ref in refs.find_references(text)}
+    """``{type:id}`` of every reference in ``text``, the form left out; a plural block's count
+    (``{plural:setting:rows|...}``) stands for ``{setting:rows}``, which ``#`` prints."""
+    found = {f"{{{ref.type}:{ref.id}}}" for ref in refs.find_references(text)}
+    found |= {plurals.count_reference(block) for block in plurals.blocks(text)
+              if block["count"].startswith("setting:")}
+    return found
 
 
 def difference(source: str, translation: str) -> str | None:

@@ -17,7 +17,7 @@ from cardgen.content.fallbacks import DEFAULT_FALLBACK, game_chain
 from cardgen.content.shared import argument_errors
 from cardgen.content.translations import Entry
 from cardgen.errors import ContentError, I18nError, Locator
-from cardgen.i18n import fit, refs
+from cardgen.i18n import fit, plurals, refs
 from cardgen.i18n.catalog import COMMON, Domain, domains
 from cardgen.i18n.names import language_name
 from cardgen.i18n.placeholders import difference
@@ -159,6 +159,9 @@ def _reference_problem(domain: Domain, text: str, key: str, language: str,
     bad = refs.malformed_braces(text)
     if bad:
         return f"malformed reference {bad[0]!r}"
+    wrong = plurals.problems(text, language, domain.game.meta.settings if domain.game is not None else None)
+    if wrong:
+        return wrong[0]
     if source is not None and arguments(text) != arguments(source):
         wanted = ", ".join(sorted("{%s}" % a for a in arguments(source))) or "none"
         return f"arguments differ from the source (expected: {wanted})"

@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 
 from cardgen.content.fallbacks import game_chain
 from cardgen.errors import I18nError, Locator, shown_path
-from cardgen.i18n import refs
+from cardgen.i18n import plurals, refs
 from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
 from cardgen.content.translations import Entry
 from cardgen.i18n.names import language_name
@@ -212,6 +212,7 @@ class Texts:
 
     def pieces(self, key: str, args: dict | None = None) -> tuple[list[refs.Resolved], str]:
         text, text_language = self.raw(key)
+        text = plurals.expand(text, text_language, self.game.meta.settings, args or {})
         try:
             text = refs.fill(text, args or {})
         except I18nError as error:
