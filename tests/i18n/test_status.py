@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -37,7 +39,8 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
             return
         message.string = "Text " + message.context
         if "{" in message.id or message.context.endswith(".forms"):
-            message.string = message.id  # keep references and case forms as they are
+            # keep references and case forms as they are (Russian plural forms are not English ones)
+            message.string = re.sub(r"\{plural:[^{}]*\}", "", message.id)
         if message.context == "clar.tile-size.d":
             message.flags.add("fuzzy")
         if message.context == "card.prize-var.rule":
