@@ -69,7 +69,7 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
 
 def test_a_reference_to_an_unknown_card_is_broken(content):
     def fill(message):
-        message.string = message.id
+        message.string = re.sub(r"\{plural:[^{}]*\}", "", message.id)  # Russian plural forms are not English
         if message.context == "rules.quick.5":
             message.string = "**{card:prize-nope}:** peek at two tiles."
 
