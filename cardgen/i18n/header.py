@@ -9,8 +9,9 @@ the language's name), ``Plural-Forms`` the language's CLDR rule, and the dates t
 
 A file that exists is the translator's: ``cardgen i18n update`` keeps its header comments and
 every field its translator or their tool (Poedit, Weblate) wrote - ``Last-Translator``,
-``PO-Revision-Date``, ``Language-Team``, ``Plural-Forms``, ``X-Generator`` and the rest, in
-their order - and sets only what comes from the source, as ``msgmerge`` does:
+``PO-Revision-Date``, ``Language-Team``, ``Plural-Forms``, ``X-Generator`` and the rest (the
+standard fields in gettext's order, as msgmerge writes them, then the others as they were) -
+and sets only what comes from the source, as ``msgmerge`` does:
 ``Project-Id-Version``, ``Report-Msgid-Bugs-To`` and ``POT-Creation-Date``.  Those are set only
 when the entries changed too (:func:`cardgen.i18n.po.update` leaves an up-to-date file alone),
 so regenerating never churns version control.
@@ -171,7 +172,7 @@ def new_header(origin: Origin, language: str | None, date: datetime) -> Header:
     forms = plural_forms(language) if language is not None else None
     if forms:
         fields["Plural-Forms"] = forms
-    return Header(comments, fields)
+    return Header(comments, canonical_order(fields))
 
 
 def merged_header(existing: Header | None, origin: Origin, language: str | None, date: datetime) -> Header:
@@ -186,10 +187,25 @@ def merged_header(existing: Header | None, origin: Origin, language: str | None,
     for name, value in fresh.fields.items():
         if name not in fields or _stale_default(name, fields[name]):
             fields[name] = value
+    fields["Content-Type"] = fresh.fields["Content-Type"]  # cardgen writes UTF-8, whatever was declared
     comments = [line for line in existing.comments if not _placeholder_comment(line)]
     while comments and not comments[-1].strip():
         comments.pop()
-    return Header(comments or fresh.comments, fields)
+    return Header(comments or fresh.comments, canonical_order(fields))
+
+
+#: gettext's order of the standard fields (msgmerge writes a header in it); others follow as found.
+GETTEXT_ORDER = ("Project-Id-Version", "Report-Msgid-Bugs-To", "POT-Creation-Date", "PO-Revision-Date",
+                 "Last-Translator", "Language-Team", "Language", "MIME-Version", "Content-Type",
+                 "Content-Transfer-Encoding", "Plural-Forms")
+
+
+def canonical_order(fields: dict[str, str]) -> dict[str, str]:
+    """``fields`` with gettext's standard ones first in gettext's order, as msgmerge writes them
+    (so its files and ours agree); the others (X-Generator, X-Poedit-...) after, as they were."""
+    ordered = {name: fields[name] for name in GETTEXT_ORDER if name in fields}
+    ordered.update((name, value) for name, value in fields.items() if name not in ordered)
+    return ordered
 
 
 def _placeholder_comment(line: str) -> bool:

@@ -39,7 +39,9 @@ from cardgen.i18n.header import Header, Origin, build_date, merged_header, new_h
 PROJECT = "cardgen"
 FUZZY = "fuzzy"
 _AUTO_FLAGS = {"python-format", "python-brace-format"}
-WIDTH = 79
+#: No wrapping: one line per string (split only after an embedded newline), as ``msgmerge
+#: --no-wrap`` and Weblate's "no wrapping" write, so the tools' files and ours compare line by line.
+WIDTH = 0
 
 
 def _locale(language: str | None) -> str | None:
@@ -100,7 +102,7 @@ def render(catalog: Catalog, header: Header | None = None) -> bytes:
     text = _with_previous_ids(buffer.getvalue().decode("utf-8"), catalog)
     if header is not None:
         text = header.render() + "\n" + text.lstrip("\n")
-    return text.encode("utf-8")
+    return (text.rstrip("\n") + "\n").encode("utf-8")  # one newline at the end, as gettext writes
 
 
 def body(data: bytes) -> bytes:
@@ -118,7 +120,7 @@ def _with_previous_ids(text: str, catalog: Catalog) -> str:
     Babel wraps the previous msgid as prose, cutting through its quoted
     strings, so a multi-line previous source would not read back; we write
     those lines ourselves, quoted like any msgid, just before the entry's
-    msgctxt.
+    msgctxt, with the previous msgctxt as msgmerge writes it.
     """
     previous = {
         message.context: message.previous_id[0]
@@ -132,7 +134,9 @@ def _with_previous_ids(text: str, catalog: Catalog) -> str:
         if line.startswith("msgctxt "):
             key = denormalize(line[len("msgctxt "):])
             if key in previous:
-                first, *rest = normalize(previous[key], width=WIDTH - 3).split("\n")
+                # as msgmerge --previous writes it: the previous context (the same key) and source
+                lines.append(f"#| msgctxt {normalize(key, width=WIDTH)}")
+                first, *rest = normalize(previous[key], width=WIDTH).split("\n")
                 lines.append(f"#| msgid {first}")
                 lines.extend(f"#| {part}" for part in rest)
         lines.append(line)
@@ -171,9 +175,16 @@ def read_catalog(path: Path) -> Catalog:
 def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:
     """The catalogue of ``language`` for the current source, keeping what ``existing`` has."""
     old_by_key: dict[str, Message] = {}
+    live = {id(message) for message in existing} if existing is not None else set()
     if existing is not None:
         for message in existing:
             if message.id and message.context:
+                old_by_key[message.context] = message
+        # a translation msgmerge made obsolete (without fuzzy matching, a changed source leaves
+        # its old entry as #~) or one whose key comes back: found again by its key
+        for message in existing.obsolete.values():
+            current = old_by_key.get(message.context or "")
+            if message.context and message.string and (current is None or not current.string):
                 old_by_key[message.context] = message
     catalog = _catalog(domain, language)
     report = MergeReport(domain.id, language)
@@ -199,7 +210,7 @@ def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Cata
         message = _message(source, string, fuzzy=fuzzy, previous=previous, user_comments=comments)
         catalog[message.id] = message
     for key, old in old_by_key.items():
-        if key not in seen and old.string:
+        if key not in seen and old.string and id(old) in live:
             old.flags -= _AUTO_FLAGS
             catalog.obsolete[catalog._key_for(old.id, key)] = old
             report.obsoleted.append(key)
