@@ -24,7 +24,7 @@ from markupsafe import Markup, escape
 
 from cardgen.content.fallbacks import game_chain
 from cardgen.errors import I18nError, Locator, shown_path
-from cardgen.i18n import plurals, refs
+from cardgen.i18n import plurals, refs, typography
 from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
 from cardgen.content.translations import Entry
 from cardgen.i18n.names import language_name
@@ -241,7 +241,8 @@ class Texts:
         html = Markup("")
         for piece in pieces:
             if piece.reference is None or piece.reference.type == "setting":
-                html += escape(piece.text)
+                # the language's no-break spaces (typography.tidy): the rulebook's line breaking
+                html += escape(typography.tidy(piece.text, text_language))
             else:
                 lang = (
                     Markup(f' lang="{escape(piece.language)}"')
@@ -249,7 +250,7 @@ class Texts:
                     else Markup("")
                 )
                 html += Markup('<span class="ref ref-{}"{}>{}</span>').format(
-                    piece.reference.type, lang, piece.text
+                    piece.reference.type, lang, typography.tidy(piece.text, piece.language or text_language)
                 )
         html = Markup(_BOLD.sub(r"<strong>\1</strong>", str(html)))
         if key.startswith(RULEBOOK_PREFIX) and "![" in html:
