@@ -26,9 +26,9 @@ def games(tmp_path) -> Path:
 
 def test_cardgen_ships_the_same_keys_in_every_language():
     shared = load_shared(Path("/nonexistent"))
-    assert shared.languages() == ["de", "en", "ru"]
+    assert shared.languages() == ["de", "en", "pl", "ru"]
     keys = {language: set(shared.texts[language]) for language in shared.languages()}
-    assert keys["en"] == keys["de"] == keys["ru"] and len(keys["en"]) > 50
+    assert keys["en"] == keys["de"] == keys["ru"] == keys["pl"] and len(keys["en"]) > 50
     assert shared.texts["en"]["rulebook.section.setup"] == "Setup"
     assert shared.texts["de"]["rulebook.section.setup"] == "Vorbereitung"
 
