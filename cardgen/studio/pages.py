@@ -137,6 +137,7 @@ class Pages:
         return {
             "side": side,
             "id": item_id,
+            "name": _caption(view, lang, side, item_id),
             "copies": copies,
             "src": url("img", view.id, lang, side, f"{item_id}.png") + f"?v={card.version}" if card and card.plan else None,
             "error": card.error if card else "not planned",
@@ -246,3 +247,20 @@ def url(*parts: str) -> str:
 
 
 __all__ = ["Pages", "TEMPLATES", "url"]
+
+
+def _caption(view: GameView, lang: str, side: str, item_id: str) -> str:
+    """What a card's caption names: the card's name (or label) in ``lang``, as the rulebook prints
+    it under its picture; a back's name. Empty when the game cannot say (the id shows instead)."""
+    from cardgen.i18n.labels import card_label, game_lookup
+
+    game = view.game
+    if game is None:
+        return ""
+    try:
+        if side == "face":
+            return card_label(game, game.card(item_id), game_lookup(game, lang)).text
+        back = next(b for b in game.meta.backs if b.id == item_id)
+        return game.text(back.name, lang)
+    except (CardgenError, KeyError, StopIteration):
+        return ""

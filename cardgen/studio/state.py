@@ -235,9 +235,11 @@ class Studio:
                 layout_files.update(view.layout_files)
                 layout_files.update(self._layout_file(game))
             for card in game.cards:
-                views["face", card.id] = self._plan_one(game, renderer, "face", card, kinds, view.art_generation)
+                views["face", card.id] = self._plan_one(game, renderer, "face", card, kinds, view.art_generation,
+                                                        view.text_used.get(lang, {}))
             for back in game.meta.backs:
-                views["back", back.id] = self._plan_one(game, renderer, "back", back, kinds, view.art_generation)
+                views["back", back.id] = self._plan_one(game, renderer, "back", back, kinds, view.art_generation,
+                                                        view.text_used.get(lang, {}))
             view.views[lang] = views
         view.layout_files = frozenset(layout_files)
 
@@ -249,7 +251,8 @@ class Studio:
         except CardgenError:
             return []
 
-    def _plan_one(self, game, renderer, side: str, item, kinds: dict[str, str], art_generation: int) -> CardView:
+    def _plan_one(self, game, renderer, side: str, item, kinds: dict[str, str], art_generation: int,
+                  used_instead: dict[str, str] | None = None) -> CardView:
         result = CardView(side, item.id, art_generation=art_generation)
         badges: list[str] = []
         notes: list[str] = []
@@ -277,7 +280,7 @@ class Studio:
             if badge:
                 if badge not in badges:
                     badges.append(badge)
-                used = view.text_used.get(lang, {}).get(key)
+                used = (used_instead or {}).get(key)
                 notes.append(f"{badge}: {key}" + (f" (prints {language_name(used)})" if used else ""))
         result.badges, result.notes = tuple(badges), tuple(notes)
         return result
