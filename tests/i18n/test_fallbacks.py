@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -25,8 +26,9 @@ def polish(content: Path) -> Path:
     for language in ("en", "de"):
         shutil.copy(ROOT / "content/klepka/locale" / f"{language}.po", content / "klepka/locale" / f"{language}.po")
     game_yaml = content / "klepka" / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text("utf-8").replace("languages: [ru, en, de]",
-                                                              "languages: [ru, en, de, pl]"), "utf-8")
+    text = game_yaml.read_text("utf-8")
+    if "pl]" not in text:  # the bundled klepka lists Polish already
+        game_yaml.write_text(text.replace("languages: [ru, en, de]", "languages: [ru, en, de, pl]"), "utf-8")
     domain = next(d for d in domains(content) if d.id == "klepka")
     update(domain, "pl", create=True)
     path = domain.po_path("pl")
@@ -100,8 +102,8 @@ def test_a_declared_chain_is_followed(polish):
 def test_without_english_a_language_falls_back_to_the_source(content):
     game = load_game(content / "klepka")  # the fixture has no PO files; en is listed though
     game_yaml = content / "klepka" / "game.yaml"
-    game_yaml.write_text(game_yaml.read_text("utf-8").replace("languages: [ru, en, de]", "languages: [ru, de]"),
-                         "utf-8")
+    text = re.sub(r"(?m)^languages: \[.*\]$", "languages: [ru, de]", game_yaml.read_text("utf-8"))
+    game_yaml.write_text(text, "utf-8")
     game = load_game(content / "klepka")
     assert chain(game.meta, "de") == ["de", "ru"]
 
