@@ -36,6 +36,7 @@ class StatusRow:
     problems: list[tuple[str, str, str]] = field(default_factory=list)  # (kind, key, detail)
     file: str | None = None
     methods: set[str] = field(default_factory=set)  # how "too long" was measured
+    fallback: tuple[str, ...] = ()  # the languages a missing or fuzzy entry prints instead, in order
 
     @property
     def percent(self) -> float:
@@ -63,6 +64,7 @@ def domain_status(domain: Domain, language: str, *, measure: bool = True) -> Sta
     forms = _forms(domain, entries, is_source)
     card_texts: dict[str, dict[str, tuple[str, str]]] = {}
     instead = _Fallback(domain, language)
+    row.fallback = tuple(instead.chain[1:])
     for source in sources:
         if is_source:
             text = source.text
