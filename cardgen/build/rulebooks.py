@@ -68,7 +68,8 @@ def rulebook_job(options, game_id: str, lang: str) -> list:
 
 
 def _fallback(book: "Rulebook") -> dict:
-    """The manifest's note of messages printed in the source language for want of a translation."""
+    """The manifest's note of messages printed in a fallback language (each warning names it) for
+    want of a translation."""
     fallback = sorted({w.key for w in book.warnings})
     extra: dict = {"fallback": len(fallback)}
     if fallback:

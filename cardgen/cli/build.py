@@ -168,14 +168,15 @@ def _glyph_warnings(result) -> None:
 
 
 def _fallback_warnings(result) -> None:
-    """A short note of the languages that fell back to the source text (see the manifest)."""
+    """A short note of the languages that fell back to another (see the manifest)."""
     from cardgen.build import fallback_summary
 
     found = fallback_summary(result.artefacts)
     if not found:
         return
-    click.secho(f"warning: {len(found)} game/language pair(s) fell back to the source text "
-                "for missing or fuzzy translations:", fg="yellow", err=True)
+    click.secho(f"warning: {len(found)} game/language pair(s) fell back to another language (the next "
+                "of the language's fallback chain, the source last) for missing or fuzzy translations:",
+                fg="yellow", err=True)
     for game, lang, count, warnings in found:
         example = f" (e.g. {warnings[0]})" if warnings else ""
         click.secho(f"  {game} [{lang}]: {count} message(s){example}", fg="yellow", err=True)

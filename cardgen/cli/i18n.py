@@ -128,6 +128,9 @@ def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
             ],
         )
     )
+    chains = sorted({(r.language, r.domain, " → ".join(r.fallback)) for r in rows if r.fallback and not r.complete})
+    for language, domain, chain in chains:
+        click.echo(f"{language} {domain}: a missing or fuzzy entry prints {chain} (the first that has it)")
     methods = sorted({m for r in rows for m in r.methods}) or ["renderer"]
     if methods == ["renderer"]:
         click.echo("too long: measured by the card renderer (real layout, fonts and minimum type size).")

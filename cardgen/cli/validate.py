@@ -47,6 +47,7 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
                 ],
             )
         )
+        _translations(settings, game.id)
         left = placeholder_texts(game)
         if left:
             click.secho(f"note: {len(left)} text(s) of text/{game.meta.source_language}.yaml still hold the "
@@ -55,6 +56,19 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     if run_simulation:
         check_playability(loaded, jobs)
     click.secho(f"{len(loaded)} game(s) valid.", fg="green")
+
+
+def _translations(settings: Settings, game_id: str) -> None:
+    """One line per translation: the game's messages and the shared strings, counted alike."""
+    from cardgen.i18n.status import coverage
+
+    for language, own, shared in coverage(settings.content_dir, [game_id]).get(game_id, []):
+        total = own.total + shared.total
+        done = own.translated + shared.translated
+        percent = 100 * done / total if total else 100
+        line = (f"translation {language}: {percent:.0f}% (game {own.translated}/{own.total}, "
+                f"shared strings {shared.translated}/{shared.total})")
+        click.secho(line, fg=None if done == total else "yellow")
 
 
 def check_playability(loaded: list, jobs: int) -> None:

@@ -151,6 +151,9 @@ class _Checker:
                 f"no text for the source language: expected text/{meta.source_language}.yaml",
                 Locator(file=self._display(self.game.root / "text")),
             )
+        from cardgen.content import fallbacks
+
+        self.errors.extend(fallbacks.check(meta, self.game.documents.get(GAME), self._display(self.game.root / GAME)))
         for language in self.game.messages:
             if language not in meta.languages:
                 self.fail(

@@ -100,17 +100,27 @@ class Game:
         raise KeyError(card_id)
 
     def text(self, key: str, language: str | None = None) -> str:
-        """The text of ``key`` in ``language``, falling back to the source."""
+        """The text of ``key`` in ``language``, else in the first language of its fallback
+        chain that has it (:mod:`cardgen.content.fallbacks`), the source last."""
+        return self.text_language(key, language)[0]
+
+    def text_language(self, key: str, language: str | None = None) -> tuple[str, str]:
+        """(text, the language it is in) of ``key`` in ``language`` or its fallback."""
+        from cardgen.content.fallbacks import game_chain
+
         language = language or self.meta.source_language
-        found = self.messages.get(language, {}).get(key)
-        if found is None:
-            found = self.messages[self.meta.source_language][key]
-        return found
+        for lang in game_chain(self, language):
+            found = self.messages.get(lang, {}).get(key)
+            if found is not None:
+                return found, lang
+        return self.messages[self.meta.source_language][key], self.meta.source_language
 
     def text_origin(self, key: str, language: str | None = None) -> Locator:
         """Where the text that :meth:`text` gives for ``key`` in ``language`` is written."""
+        from cardgen.content.fallbacks import game_chain
+
         language = language or self.meta.source_language
-        for lang in dict.fromkeys((language, self.meta.source_language)):
+        for lang in game_chain(self, language):
             document = self.documents.get(f"{TEXT_DIR}/{lang}.yaml")
             if document is not None and key in document.data.get("messages", {}):
                 return document.locate(("messages", key)).with_(field=key, language=lang)

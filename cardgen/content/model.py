@@ -253,6 +253,33 @@ class RulebookSettings(Strict):
     fonts: RulebookFonts | None = Field(default=None, description="The families the rulebook is set in.")
 
 
+class TranslationSettings(Strict):
+    """What the game's PO files tell translators and what each language falls back to
+    (``translation:`` of ``game.yaml``; every field optional)."""
+
+    version: str | None = Field(
+        default=None, min_length=1, max_length=40, pattern=r"^[A-Za-z0-9][A-Za-z0-9._+-]*$",
+        description="The game's version, written into the PO headers (Project-Id-Version), e.g. '1.2'.",
+    )
+    contact: str | None = Field(
+        default=None, min_length=3, max_length=200, pattern=r"^[^\x00-\x1f\"\\]+$",
+        description="Where translators report a problem in the source text (Report-Msgid-Bugs-To): "
+                    "an e-mail address or a web address.",
+    )
+    teams: dict[Language, Annotated[str, StringConstraints(min_length=1, max_length=200,
+                                                             pattern=r"^[^\x00-\x1f\"\\]+$")]] = Field(
+        default_factory=dict, max_length=200,
+        description="Language-Team of a new PO file per language, e.g. {pl: 'Polish <pl@example.org>'} "
+                    "(default: the language's name); a team a translator wrote is kept.",
+    )
+    fallback: dict[Language, Annotated[list[Language], Field(max_length=10)]] = Field(
+        default_factory=dict, max_length=200,
+        description="Languages a language falls back to, in order, for a missing or fuzzy entry, e.g. "
+                    "{pl: [cs, en]}; the source language always ends the chain. Default: English "
+                    "(when the game has it), then the source language.",
+    )
+
+
 class GameMeta(Strict):
     """Everything about a game except its cards (``game.yaml``)."""
 
@@ -291,6 +318,8 @@ class GameMeta(Strict):
                     "(font: NAME, NAME-bold, NAME-italic, NAME-bold-italic).",
     )
     rulebook: RulebookSettings | None = None
+    translation: TranslationSettings | None = Field(
+        default=None, description="PO headers (version, contact, teams) and fallback languages.")
 
 
 class Card(Strict):

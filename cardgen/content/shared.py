@@ -16,6 +16,7 @@ A content folder holding only game folders is complete.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -28,6 +29,7 @@ from cardgen.errors import ContentError, ContentErrors, I18nError, Locator, show
 
 COMMON = "common"
 TEXT_DIR = "text"
+_WORD = re.compile(r"[^\W\d_]{4,}")
 BUILTIN_DIR = resources.SHARED_TEXT.parent
 
 
@@ -40,6 +42,23 @@ class SharedStrings:
     #: language -> key -> (file as shown in messages, line) of the text in force
     lines: dict[str, dict[str, tuple[str, int]]] = field(default_factory=dict)
     display_root: Path | None = None
+    #: cardgen's own strings, language -> key -> text (before the folder's are laid over)
+    builtin: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def copies(self, language: str) -> set[str]:
+        """Keys whose text in ``language`` is cardgen's text of another language, word for word:
+        the English copy 'cardgen new' writes for a language cardgen lacks, not yet translated.
+        Only for a language the folder adds (cardgen's own are translations), and only texts
+        with a word of four letters or more ("50 mm" is the same in many languages)."""
+        if language in self.builtin or language not in self.texts:
+            return set()
+        found = set()
+        for key, text in self.texts[language].items():
+            if not _WORD.search(text):
+                continue
+            if any(other.get(key) == text for other in self.builtin.values()):
+                found.add(key)
+        return found
 
     def languages(self) -> list[str]:
         """Languages with source text (cardgen's or the folder's)."""
@@ -113,6 +132,8 @@ def load_shared(content_dir: Path, display_root: Path | None = None) -> SharedSt
     lines: dict[str, dict[str, tuple[str, int]]] = {}
     for doc, language, messages in _builtin():
         _lay_over(texts, lines, doc, language, messages, display_root)
+    builtin = {language: dict(messages) for language, messages in texts.items()}
+    every_key = set().union(*builtin.values()) if builtin else set()
     errors: list[ContentError] = []
     folder = content_dir / COMMON
     text_dir = folder / TEXT_DIR
@@ -123,10 +144,18 @@ def load_shared(content_dir: Path, display_root: Path | None = None) -> SharedSt
                 doc, language, messages = parsed
                 for key, text in messages.items():
                     errors += argument_errors(key, text, doc.locate(("messages", key)).with_(language=language))
+                missing = sorted(every_key - set(messages)) if language not in builtin else []
+                if missing:
+                    # a language cardgen lacks: every heading a rulebook or print-and-play file
+                    # prints must be there, or the build fails on the first one it needs
+                    errors.append(ContentError(
+                        f"{len(missing)} shared string(s) missing for '{language}': {', '.join(missing[:8])}"
+                        f"{' ...' if len(missing) > 8 else ''} (cardgen's own text/en.yaml has every key)",
+                        doc.locate(("messages",), key=True).with_(language=language)))
                 _lay_over(texts, lines, *parsed, display_root)
     if errors:
         raise ContentErrors(errors)
-    return SharedStrings(folder, texts, lines, display_root)
+    return SharedStrings(folder, texts, lines, display_root, builtin)
 
 
 def _lay_over(texts, lines, doc: YamlDocument, language: str, messages: dict[str, str],
@@ -150,6 +179,11 @@ def argument_errors(key: str, text: str, where: Locator) -> list[ContentError]:
                      f"{', '.join(f'{{{n}}}' for n in sorted(taken)) or 'none'})", where)
         for name in sorted(arguments(text) - taken)
     ]
+
+
+def builtin_keys() -> frozenset[str]:
+    """The keys of cardgen's own shared strings (a game may word any of them its own way)."""
+    return frozenset(_builtin_arguments())
 
 
 @lru_cache(maxsize=1)
@@ -196,4 +230,4 @@ def _read(path: Path, shown: Path, errors: list[ContentError], root: Path | None
     return doc, parsed.language, dict(parsed.messages)
 
 
-__all__ = ["BUILTIN_DIR", "COMMON", "SharedStrings", "load_shared"]
+__all__ = ["BUILTIN_DIR", "COMMON", "SharedStrings", "builtin_keys", "load_shared"]

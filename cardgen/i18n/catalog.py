@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.content.shared import COMMON, TEXT_DIR, SharedStrings, load_shared
+from cardgen.content.shared import BUILTIN_DIR, COMMON, TEXT_DIR, SharedStrings, builtin_keys, load_shared
 from cardgen.content.translations import LOCALE_DIR, Entry, read_entries
 from cardgen.errors import I18nError, Locator, shown_path
 from cardgen.i18n import fit, refs
@@ -77,6 +77,8 @@ class Domain:
     lines: dict[str, int] = field(default_factory=dict)
     display_root: Path | None = None
     shared: SharedStrings | None = None  # the shared strings, for the common domain
+    #: the languages the games of the folder build in (the shared strings' status covers them)
+    build_languages: tuple[str, ...] = ()
 
     def entries(self, language: str) -> dict[str, Entry]:
         """The translations of ``language`` by key (none for the source language)."""
@@ -118,6 +120,29 @@ class Domain:
             return self.shared.lines.get(self.source_language, {}).get(key, (COMMON, None))
         return self.display(self.root / TEXT_DIR / f"{self.source_language}.yaml"), self.lines.get(key)
 
+    def reference(self, key: str) -> tuple[str, int | None]:
+        """The ``#:`` reference of ``key``'s source text: its file relative to the content folder
+        (``klepka/text/ru.yaml``, ``common/text/it.yaml``), or to cardgen's package for cardgen's own
+        shared strings (``cardgen/common/text/en.yaml``), so a PO file is the same on every machine."""
+        if self.shared is None:
+            return f"{self.root.name}/{TEXT_DIR}/{self.source_language}.yaml", self.lines.get(key)
+        file, line = self.source_location(key)
+        path = Path(file)
+        if not path.is_absolute():
+            path = (self.display_root or Path.cwd()) / path
+        package = BUILTIN_DIR.parent  # cardgen's own package folder
+
+        for base, prefix in ((package, package.name + "/"), (self.root.parent, "")):
+            for candidate in (path, path.resolve()):
+                try:
+                    return prefix + candidate.relative_to(base).as_posix(), line
+                except ValueError:
+                    try:
+                        return prefix + candidate.relative_to(base.resolve()).as_posix(), line
+                    except ValueError:
+                        continue
+        return path.name, line
+
     def source_messages(self) -> list[SourceMessage]:
         usage = _usage(self.game) if self.game is not None else {}
         result = []
@@ -138,6 +163,12 @@ class Domain:
                     f"Length budget: {max_length} characters (the '{where.field}' box of a "
                     f"{_size(self.game)} card); check with 'cardgen i18n status'."
                 )
+            if "{plural:" in text:
+                comments.append(
+                    "{plural:COUNT|one=...|other=...} prints the word that goes with the number COUNT: "
+                    "write one form per plural category of your language (CLDR: English and German "
+                    "one, other; Polish and Russian one, few, many; Czech one, few, other); # in a "
+                    "form prints the number.")
             if refs.has_references(text):
                 comments.append(
                     "Keep every {card:...}, {group:...}, {kind:...} and {setting:...} reference; "
@@ -150,7 +181,7 @@ class Domain:
                     text=text,
                     comments=tuple(comments),
                     max_length=max_length,
-                    locations=(self.source_location(key),),
+                    locations=(self.reference(key),),
                     card=where.card,
                     field=where.field,
                 )
@@ -236,6 +267,10 @@ def _generic_usage(key: str, domain: str) -> _Usage:
                        "back). Placeholders in braces are filled in; keep them.",))
     if domain == COMMON:
         return _Usage(("Shared rulebook text (headings, tables, page furniture) of every game.",))
+    if key in builtin_keys():
+        return _Usage((f"This game's own wording of the shared string {key} (rulebook headings, tables, "
+                       "print-and-play page). Until it is translated, the shared string of your language "
+                       "prints. Keep the placeholders in braces.",))
     parts = key.split(".")
     if parts[0] == "rules" and len(parts) > 1:
         section = _SECTIONS.get(parts[1], f"'A turn', the subsection '{parts[1]}' (its .title is the heading)")
@@ -296,7 +331,9 @@ def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain
     if not game_ids or COMMON in game_ids:
         counts = Counter(game.meta.source_language for game in games)
         source = min(counts, key=lambda lang: (-counts[lang], lang)) if counts else DEFAULT_SOURCE_LANGUAGE
-        result.append(common_domain(content_dir, display_root, source))
+        common = common_domain(content_dir, display_root, source)
+        common.build_languages = tuple(sorted({lang for game in games for lang in game.meta.languages}))
+        result.append(common)
     if not game_ids or ids:
         result.extend(game_domain(game, display_root) for game in games)
     return result

@@ -11,16 +11,18 @@ Merging is done here by key, not by Babel's fuzzy matcher (which ignores
 ``fuzzy``, with the previous source shown as ``#| msgid``.  A key that left
 the source is kept as an obsolete ``#~`` entry so that no translation is lost.
 
-Output is deterministic: the header dates come from ``SOURCE_DATE_EPOCH``
-(the Unix epoch when it is unset).
+The header is the game's and then the translator's (:mod:`cardgen.i18n.header`): filled
+from ``game.yaml`` when the file is made, kept as a translator or their tool wrote it on every
+update but for the fields that come from the source.  Output is deterministic: ``#:``
+references are relative to the content folder (cardgen's package for its shared strings), the
+dates come from ``SOURCE_DATE_EPOCH`` (else now), and a file whose entries did not change is
+not rewritten at all.
 """
 
 from __future__ import annotations
 
 import io
-import os
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 
 from babel.messages.catalog import Catalog, Message
@@ -32,20 +34,14 @@ from cardgen.content.safefile import read_capped
 from cardgen.content.translations import Entry, po_syntax_problem, previous_ids, read_entries
 from cardgen.content.yamlsource import MAX_FILE_BYTES
 from cardgen.i18n.catalog import Domain, SourceMessage
+from cardgen.i18n.header import Header, Origin, build_date, merged_header, new_header, read_header
 
 PROJECT = "cardgen"
 FUZZY = "fuzzy"
 _AUTO_FLAGS = {"python-format", "python-brace-format"}
-WIDTH = 79
-
-
-def build_date() -> datetime:
-    epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    try:
-        seconds = int(epoch) if epoch else 0
-    except ValueError:
-        raise I18nError(f"SOURCE_DATE_EPOCH must be a whole number of seconds, found {epoch!r}")
-    return datetime.fromtimestamp(seconds, tz=timezone.utc)
+#: No wrapping: one line per string (split only after an embedded newline), as ``msgmerge
+#: --no-wrap`` and Weblate's "no wrapping" write, so the tools' files and ours compare line by line.
+WIDTH = 0
 
 
 def _locale(language: str | None) -> str | None:
@@ -53,21 +49,28 @@ def _locale(language: str | None) -> str | None:
 
 
 def _catalog(domain: Domain, language: str | None) -> Catalog:
-    date = build_date()
-    catalog = Catalog(
-        locale=_locale(language),
-        domain=domain.id,
-        project=f"{PROJECT} {domain.id}",
-        version="1",
-        msgid_bugs_address="",
-        creation_date=date,
-        revision_date=date,
-        last_translator="",
-        language_team=f"{language} <translators of {domain.id}>" if language else "",
-        charset="utf-8",
-        fuzzy=False,
+    """An empty catalogue; its header is written by :mod:`cardgen.i18n.header`, not Babel."""
+    return Catalog(locale=_locale(language), domain=domain.id, project=f"{PROJECT} {domain.id}",
+                   charset="utf-8", fuzzy=False)
+
+
+def origin(domain: Domain) -> Origin:
+    """What the headers of ``domain``'s files say about it: the game's title (source text),
+    version, contact and teams from ``game.yaml``; cardgen's own for the shared strings."""
+    if domain.game is None:
+        return Origin(project="cardgen shared strings", title="cardgen's shared strings",
+                      source_language=domain.source_language)
+    meta = domain.game.meta
+    title = domain.messages.get(meta.title, domain.id)
+    settings = meta.translation
+    version = settings.version if settings is not None else None
+    return Origin(
+        project=f"{title} {version}" if version else title,
+        title=title,
+        contact=(settings.contact or "") if settings is not None else "",
+        teams=dict(settings.teams) if settings is not None else {},
+        source_language=domain.source_language,
     )
-    return catalog
 
 
 def _message(source: SourceMessage, string: str = "", *, fuzzy: bool = False,
@@ -89,12 +92,26 @@ def _message(source: SourceMessage, string: str = "", *, fuzzy: bool = False,
     return message
 
 
-def render(catalog: Catalog) -> bytes:
+def render(catalog: Catalog, header: Header | None = None) -> bytes:
+    """The PO text of ``catalog``; with ``header``, that header instead of Babel's."""
     for message in catalog:
         message.flags -= _AUTO_FLAGS
     buffer = io.BytesIO()
-    write_po(buffer, catalog, width=WIDTH, include_previous=False, sort_output=False)
-    return _with_previous_ids(buffer.getvalue().decode("utf-8"), catalog).encode("utf-8")
+    write_po(buffer, catalog, width=WIDTH, include_previous=False, sort_output=False,
+             omit_header=header is not None)
+    text = _with_previous_ids(buffer.getvalue().decode("utf-8"), catalog)
+    if header is not None:
+        text = header.render() + "\n" + text.lstrip("\n")
+    return (text.rstrip("\n") + "\n").encode("utf-8")  # one newline at the end, as gettext writes
+
+
+def body(data: bytes) -> bytes:
+    """A PO file's text after its header entry: what changes only when the entries do."""
+    text = data.decode("utf-8", errors="replace")
+    if read_header(text) is None:
+        return data
+    _, _, rest = text.partition("\n\n")
+    return rest.lstrip("\n").encode("utf-8")
 
 
 def _with_previous_ids(text: str, catalog: Catalog) -> str:
@@ -103,7 +120,7 @@ def _with_previous_ids(text: str, catalog: Catalog) -> str:
     Babel wraps the previous msgid as prose, cutting through its quoted
     strings, so a multi-line previous source would not read back; we write
     those lines ourselves, quoted like any msgid, just before the entry's
-    msgctxt.
+    msgctxt, with the previous msgctxt as msgmerge writes it.
     """
     previous = {
         message.context: message.previous_id[0]
@@ -117,7 +134,9 @@ def _with_previous_ids(text: str, catalog: Catalog) -> str:
         if line.startswith("msgctxt "):
             key = denormalize(line[len("msgctxt "):])
             if key in previous:
-                first, *rest = normalize(previous[key], width=WIDTH - 3).split("\n")
+                # as msgmerge --previous writes it: the previous context (the same key) and source
+                lines.append(f"#| msgctxt {normalize(key, width=WIDTH)}")
+                first, *rest = normalize(previous[key], width=WIDTH).split("\n")
                 lines.append(f"#| msgid {first}")
                 lines.extend(f"#| {part}" for part in rest)
         lines.append(line)
@@ -133,8 +152,14 @@ def template(domain: Domain) -> Catalog:
 
 
 def write_template(domain: Domain) -> Path:
+    """Write ``locale/<domain>.pot``; an existing template with the same entries is left as it is
+    (so its creation date stays)."""
     path = domain.pot_path
-    write_bytes_atomic(path, render(template(domain)), inside=domain.root.parent)  # never through a symlink
+    entries = render(template(domain), Header())
+    if path.is_file() and body(read_capped(path, MAX_FILE_BYTES, root=domain.root)) == body(entries):
+        return path
+    header = new_header(origin(domain), None, build_date())
+    write_bytes_atomic(path, render(template(domain), header), inside=domain.root.parent)  # never through a symlink
     return path
 
 
@@ -151,9 +176,16 @@ def read_catalog(path: Path, root: Path | None = None) -> Catalog:
 def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Catalog, "MergeReport"]:
     """The catalogue of ``language`` for the current source, keeping what ``existing`` has."""
     old_by_key: dict[str, Message] = {}
+    live = {id(message) for message in existing} if existing is not None else set()
     if existing is not None:
         for message in existing:
             if message.id and message.context:
+                old_by_key[message.context] = message
+        # a translation msgmerge made obsolete (without fuzzy matching, a changed source leaves
+        # its old entry as #~) or one whose key comes back: found again by its key
+        for message in existing.obsolete.values():
+            current = old_by_key.get(message.context or "")
+            if message.context and message.string and (current is None or not current.string):
                 old_by_key[message.context] = message
     catalog = _catalog(domain, language)
     report = MergeReport(domain.id, language)
@@ -179,7 +211,7 @@ def merge(domain: Domain, language: str, existing: Catalog | None) -> tuple[Cata
         message = _message(source, string, fuzzy=fuzzy, previous=previous, user_comments=comments)
         catalog[message.id] = message
     for key, old in old_by_key.items():
-        if key not in seen and old.string:
+        if key not in seen and old.string and id(old) in live:
             old.flags -= _AUTO_FLAGS
             catalog.obsolete[catalog._key_for(old.id, key)] = old
             report.obsoleted.append(key)
@@ -224,17 +256,34 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     catalog, report = merge(domain, language, existing)
     report.path = path
     report.created = existing is None
-    data = render(catalog)
-    if not path.is_file() or path.read_bytes() != data:
-        write_bytes_atomic(path, data, inside=domain.root.parent)  # never through a symlink
+    old = read_capped(path, MAX_FILE_BYTES, root=domain.root) if existing is not None else None
+    old_header = read_header(old.decode("utf-8")) if old is not None else None
+    header = merged_header(old_header, origin(domain), language, build_date())
+    data = render(catalog, header)
+    if old is not None and body(old) == body(data) and old_header is not None and \
+            old_header.fields == merged_header(old_header, origin(domain), language, _date_of(old_header)).fields:
+        return report  # nothing changed but the date it would stamp: the file stays as it is
+    write_bytes_atomic(path, data, inside=domain.root.parent)  # never through a symlink
     return report
+
+
+def _date_of(header: Header):
+    """The POT-Creation-Date a header carries (so comparing it with a fresh one ignores the date)."""
+    from datetime import datetime
+
+    try:
+        return datetime.strptime(header.fields.get("POT-Creation-Date", ""), "%Y-%m-%d %H:%M%z")
+    except ValueError:
+        return build_date()
 
 
 __all__ = [
     "Entry",  # re-exported: the reader lives in cardgen.content.translations
     "MergeReport",
+    "body",
     "build_date",
     "merge",
+    "origin",
     "read_catalog",
     "read_entries",
     "render",

@@ -65,9 +65,12 @@ def find_references(text: str) -> list[Reference]:
 
 
 def malformed_braces(text: str) -> list[str]:
-    """Brace groups that are neither references nor named arguments."""
+    """Brace groups that are neither references, named arguments nor plural blocks."""
+    from cardgen.i18n.plurals import PLURAL
+
     good = {(m.start(), m.end()) for m in REFERENCE.finditer(text)}
     good |= {(m.start(), m.end()) for m in ARGUMENT.finditer(text)}
+    good |= {(m.start(), m.end()) for m in PLURAL.finditer(text)}
     return [m.group(0) for m in ANY_BRACE.finditer(text) if (m.start(), m.end()) not in good]
 
 

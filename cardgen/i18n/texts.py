@@ -5,9 +5,11 @@ uses: ``plain(key)`` gives the text with references resolved, ``markup(key)``
 the same as escaped HTML (card names marked, fallback text tagged with its
 own ``lang`` so that hyphenation follows the language actually printed).
 
-A message the language lacks falls back to the game's source language and
-is recorded in :attr:`Texts.warnings`; a fuzzy translation is not used (as
-with gettext) and is recorded too.  With ``strict`` any of these raises
+A message the language lacks falls back along the language's chain
+(:mod:`cardgen.content.fallbacks`: ``pl -> en -> source`` by default) to the
+first language that has it, and is recorded in :attr:`Texts.warnings` with the
+language printed; a fuzzy translation is not used (as with gettext) and is
+recorded too.  With ``strict`` any of these raises
 :class:`I18nError` instead, and so does an overflowing card text.
 """
 
@@ -20,10 +22,12 @@ from typing import TYPE_CHECKING
 
 from markupsafe import Markup, escape
 
+from cardgen.content.fallbacks import game_chain
 from cardgen.errors import I18nError, Locator, shown_path
-from cardgen.i18n import refs
+from cardgen.i18n import plurals, refs, typography
 from cardgen.i18n.catalog import COMMON, Domain, common_domain, game_domain
 from cardgen.content.translations import Entry
+from cardgen.i18n.names import language_name
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -40,6 +44,7 @@ class Warning_:
     kind: str  # "missing", "fuzzy", "form", "overflow"
     key: str
     message: str
+    used: str | None = None  # the language printed instead (missing, fuzzy)
 
     def __str__(self) -> str:
         return f"{self.domain} [{self.language}] {self.key}: {self.message}"
@@ -70,9 +75,12 @@ class Texts:
         self.warnings: list[Warning_] = []
         self._warned: set[tuple[str, str, str]] = set()
         content_dir = content_dir or game.root.parent
+        self.chain = game_chain(game, language)
         self.game_catalogue = Catalogue.load(game_domain(game, content_dir.parent), language)
         common = common_domain(content_dir, content_dir.parent, self.source_language)
         self.common_catalogue = Catalogue.load(common, language)
+        #: (domain id, language) -> the catalogue of a fallback language, read when first needed
+        self._fallbacks: dict[tuple[str, str], Catalogue] = {}
 
     # -- lookup --------------------------------------------------------------------------
     def _catalogue_of(self, key: str) -> Catalogue:
@@ -90,40 +98,93 @@ class Texts:
         return key in self.game_catalogue.domain.messages or key in self.common_catalogue.domain.messages
 
     def raw(self, key: str) -> tuple[str, str]:
-        """(text, language of the text) for ``key``; falls back to the source."""
+        """(text, language of the text) for ``key``: the translation, else the first
+        language of the fallback chain that has a current one, else the source."""
         catalogue = self._catalogue_of(key)
         source = catalogue.domain.messages[key]
         if self.language == catalogue.domain.source_language:
             return source, self.language
         entry = catalogue.entries.get(key)
-        if entry is not None and entry.translated:
-            if entry.source != source:
-                # the PO was not updated after the source changed: stale, like fuzzy
-                self._warn(catalogue, "fuzzy", key, "the source text changed since translation "
-                           "(run 'cardgen i18n update'); the source text is used")
-                return source, catalogue.domain.source_language
+        if entry is not None and entry.translated and entry.source == source:
             return entry.text, self.language
-        if entry is not None and entry.fuzzy and entry.text:
-            self._warn(catalogue, "fuzzy", key, "translation is fuzzy; the source text is used")
+        shared = self._shared_instead(catalogue, key)
+        if shared is not None:  # a game's own wording of a shared string, not yet translated
+            kind = "fuzzy" if entry is not None and entry.text else "missing"
+            self._warn(catalogue, kind, key, "the game's own text has no current translation; the shared "
+                       f"string in {language_name(self.language)} is used", self.language)
+            return shared, self.language
+        text, used = self._fallback(catalogue, key, source)
+        shown = f"the {language_name(used)} text ({used}) is used"
+        if entry is not None and entry.translated:
+            # the PO was not updated after the source changed: stale, like fuzzy
+            self._warn(catalogue, "fuzzy", key, "the source text changed since translation "
+                       f"(run 'cardgen i18n update'); {shown}", used)
+        elif entry is not None and entry.fuzzy and entry.text:
+            self._warn(catalogue, "fuzzy", key, f"translation is fuzzy; {shown}", used)
         else:
-            self._warn(catalogue, "missing", key, "no translation; the source text is used")
-        return source, catalogue.domain.source_language
+            self._warn(catalogue, "missing", key, f"no translation; {shown}", used)
+        return text, used
+
+    def _shared_instead(self, catalogue: Catalogue, key: str) -> str | None:
+        """The shared string ``key`` in this language when the game overrides it in its source text
+        and the override is not translated: the generic wording in the right language beats the
+        game's own in another."""
+        if catalogue is not self.game_catalogue or key not in self.common_catalogue.domain.messages:
+            return None
+        entry = self.common_catalogue.entries.get(key)
+        common_source = self.common_catalogue.domain.messages[key]
+        if entry is not None and entry.translated and entry.source == common_source:
+            return entry.text
+        return None
+
+    def _fallback(self, catalogue: Catalogue, key: str, source: str) -> tuple[str, str]:
+        """(text, language) of ``key`` in the first language after this one in the chain
+        that has a current translation; the source text at the latest."""
+        domain = catalogue.domain
+        for language in self.chain[1:]:
+            if language == domain.source_language:
+                break
+            entry = self._catalogue_in(domain, language).entries.get(key)
+            if entry is not None and entry.translated and entry.source == source:
+                return entry.text, language
+        return source, domain.source_language
+
+    def _catalogue_in(self, domain: Domain, language: str) -> Catalogue:
+        found = self._fallbacks.get((domain.id, language))
+        if found is None:
+            found = self._fallbacks[(domain.id, language)] = Catalogue.load(domain, language)
+        return found
+
+    def used_language(self, key: str) -> str:
+        """The language the text printed for ``key`` is in (this one, or a fallback)."""
+        return self.raw(key)[1]
 
     def origin(self, key: str) -> Locator:
         """Where the text printed for ``key`` in this language stands: its translation (the
-        language's own shared strings, or a PO entry) when that is used, else the source text."""
+        language's own shared strings, or a PO entry) when that is used (in this language or
+        the fallback it prints), else the source text."""
         catalogue = self._catalogue_of(key)
         domain = catalogue.domain
-        entry = catalogue.entries.get(key)
         where: tuple[str, int | None] = domain.source_location(key)
-        if (self.language != domain.source_language and entry is not None and entry.translated
-                and entry.source == domain.messages[key]):
-            if domain.shared is not None and domain.shared.has_text(self.language):
-                where = domain.shared.lines.get(self.language, {}).get(key, where)
+        used = self.language
+        if self.language != domain.source_language:
+            before, warned = len(self.warnings), set(self._warned)
+            try:
+                used = self.raw(key)[1]
+            except I18nError:  # strict: the origin of a text a strict build refuses is its source
+                used = domain.source_language
+            del self.warnings[before:]  # asking where is not printing
+            self._warned = warned
+        if used != domain.source_language:
+            entry = self._catalogue_in(domain, used).entries.get(key) if used != self.language else \
+                catalogue.entries.get(key)
+            line = entry.line if entry is not None else None
+            if domain.shared is not None and domain.shared.has_text(used):
+                where = domain.shared.lines.get(used, {}).get(key, where)
             elif domain.shared is not None:
-                where = (shown_path(domain.shared.po_path(self.language), domain.display_root).as_posix(), entry.line)
+                where = (shown_path(domain.shared.po_path(used), domain.display_root).as_posix(), line)
             else:
-                where = (domain.display(domain.po_path(self.language)), entry.line)
+                where = (domain.display(domain.po_path(used)), line)
         file, line = where
         return Locator(file=Path(file), line=line or None, field=key, language=self.language)
 
@@ -132,13 +193,13 @@ class Texts:
             return None, self.language
         return self.raw(key)
 
-    def _warn(self, catalogue: Catalogue, kind: str, key: str, message: str) -> None:
-        warning = Warning_(catalogue.domain.id, self.language, kind, key, message)
+    def _warn(self, catalogue: Catalogue, kind: str, key: str, message: str, used: str | None = None) -> None:
+        warning = Warning_(catalogue.domain.id, self.language, kind, key, message, used)
+        marker = (catalogue.domain.id, kind, key)
         if self.strict:
             raise I18nError(f"{kind}: {message}", Locator(field=key, language=self.language,
                                                           file=Path(catalogue.domain.display(
                                                               catalogue.domain.po_path(self.language)))))
-        marker = (catalogue.domain.id, kind, key)
         if marker not in self._warned:
             self._warned.add(marker)
             self.warnings.append(warning)
@@ -151,6 +212,7 @@ class Texts:
 
     def pieces(self, key: str, args: dict | None = None) -> tuple[list[refs.Resolved], str]:
         text, text_language = self.raw(key)
+        text = plurals.expand(text, text_language, self.game.meta.settings, args or {})
         try:
             text = refs.fill(text, args or {})
         except I18nError as error:
@@ -179,7 +241,8 @@ class Texts:
         html = Markup("")
         for piece in pieces:
             if piece.reference is None or piece.reference.type == "setting":
-                html += escape(piece.text)
+                # the language's no-break spaces (typography.tidy): the rulebook's line breaking
+                html += escape(typography.tidy(piece.text, text_language))
             else:
                 lang = (
                     Markup(f' lang="{escape(piece.language)}"')
@@ -187,7 +250,7 @@ class Texts:
                     else Markup("")
                 )
                 html += Markup('<span class="ref ref-{}"{}>{}</span>').format(
-                    piece.reference.type, lang, piece.text
+                    piece.reference.type, lang, typography.tidy(piece.text, piece.language or text_language)
                 )
         html = Markup(_BOLD.sub(r"<strong>\1</strong>", str(html)))
         if key.startswith(RULEBOOK_PREFIX) and "![" in html:

@@ -23,10 +23,11 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from cardgen.errors import Locator, RenderError
 from cardgen.cards import fonts
 from cardgen.cards.card import CardRenderer
-from cardgen.color.ink import DEFAULT_INK, check_ink
 from cardgen.cards.layout import TEMPLATES_DIR
 from cardgen.cards.pdf import finish, new_canvas
 from cardgen.cards.text import PT_PER_MM, wrap
+from cardgen.color.ink import DEFAULT_INK, check_ink
+from cardgen.i18n.names import own_name
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
@@ -112,8 +113,10 @@ def render_pnp(game, lang: str, options: PnpOptions, templates_dir: Path | None 
     page = (pw * PT_PER_MM, ph * PT_PER_MM)
     title = game.text(game.meta.title, lang)
     ink = "" if options.ink == DEFAULT_INK else f", {options.ink}"
-    c = new_canvas(page, f"{title} — print and play ({PAPER_NAMES[options.paper]}, {lang}{ink})", "print-and-play",
-                   ink=options.ink)
+    # the PDF's title in the language, naming it (not its code): "Klepka — Drukuj i graj (A4, Polski)"
+    heading = pnp_words(game, lang)("heading")
+    c = new_canvas(page, f"{title} — {heading} ({PAPER_NAMES[options.paper]}, {own_name(lang)}{ink})",
+                   "print-and-play", ink=options.ink)
     cards = game.physical_cards()
     faces = [renderer.face(pc.card) for pc in cards]
     backs = [renderer.back(pc.card.back) for pc in cards]
@@ -323,7 +326,7 @@ def _instructions(c, game, lang, options, word, cards, sheets, per_page, pw, ph)
     c.drawString(left, y, title)
     y -= 9 * mm
     c.setFont(regular, 13)
-    c.drawString(left, y, f"{word('heading')} · {PAPER_NAMES[options.paper]} · {lang}")
+    c.drawString(left, y, f"{word('heading')} · {PAPER_NAMES[options.paper]} · {own_name(lang)}")
     y -= 11 * mm
     paper = PAPER_NAMES[options.paper]
     items = [word("summary", cards=cards, sheets=sheets, paper=paper, per_page=per_page)]

@@ -44,12 +44,14 @@ def validate_games(content_dir: Path, game_ids: list[str] | None = None,
 def game_errors(game: "Game", templates_dir: Path, warnings: list[ContentError] | None = None) -> list[ContentError]:
     from cardgen.cards.layoutcheck import check_layout
     from cardgen.engines import engine_content_errors
+    from cardgen.i18n.placeholders import placeholder_errors
     from cardgen.i18n.status import reference_errors
     from cardgen.printing.printers import highest_dpi
     from cardgen.rulebook.sections import check_rulebook_text
 
     layout_errors = check_layout(game, templates_dir, warnings, highest_dpi(templates_dir))
-    return [*engine_content_errors(game), *layout_errors, *check_rulebook_text(game), *reference_errors(game)]
+    return [*engine_content_errors(game), *layout_errors, *check_rulebook_text(game), *reference_errors(game),
+            *placeholder_errors(game)]
 
 
 def placeholder_texts(game: "Game") -> list[str]:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Callable
 from cardgen.content.arguments import arguments
 from cardgen.content.figures import ImageProblem, checked_image, markdown_images
 from cardgen.errors import ContentError, I18nError, Locator, NewerRule, shown_path
-from cardgen.i18n import refs
+from cardgen.i18n import plurals, refs
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
@@ -249,7 +249,8 @@ class _Checker:
                 continue
             if not self.messages[key].strip():
                 self.fail(f"rulebook text '{key}' is empty; write its text or delete the key", key)
-            for problem in self.placeholder_problems(found[0], self.messages[key], source=True):
+            for problem in [*self.placeholder_problems(found[0], self.messages[key], source=True),
+                            *plurals.problems(self.messages[key], self.language, self.game.meta.settings, set())]:
                 self.fail(problem, key)
             for problem in self.picture_problems(key, found[0], self.messages[key]):
                 self.fail(problem, key)
@@ -471,6 +472,7 @@ class _Checker:
                 if not (entry.translated and key in self.matched):
                     continue
                 problems = self.placeholder_problems(self.matched[key][0], entry.text, source=False)
+                problems += plurals.problems(entry.text, language, self.game.meta.settings, set())
                 problems += self.picture_problems(key, self.matched[key][0], entry.text)
                 for problem in problems:
                     where = Locator(file=shown, line=entry.line, field=key, language=language)

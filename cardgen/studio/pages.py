@@ -14,6 +14,7 @@ from urllib.parse import quote
 
 from cardgen import resources
 from cardgen.errors import CardgenError
+from cardgen.i18n.names import language_name
 from cardgen.studio.state import GameView, Studio
 
 TEMPLATES = resources.STUDIO_TEMPLATES
@@ -136,6 +137,7 @@ class Pages:
         return {
             "side": side,
             "id": item_id,
+            "name": _caption(view, lang, side, item_id),
             "copies": copies,
             "src": url("img", view.id, lang, side, f"{item_id}.png") + f"?v={card.version}" if card and card.plan else None,
             "error": card.error if card else "not planned",
@@ -221,7 +223,9 @@ class Pages:
                     origin = f"{domain.display(domain.po_path(lang))}:{entry.line or ''}"
                 else:
                     origin = ""
+                used = view.text_used.get(lang, {}).get(key) if kind else None
                 cells.append({"lang": lang, "text": game.text(key, lang), "status": kind or "",
+                              "used": language_name(used) if used else "",
                               "origin": origin, "unused": entry.text if entry is not None and kind == "fuzzy" else ""})
             rows.append({"field": field, "key": key, "cells": cells})
         return rows
@@ -243,3 +247,20 @@ def url(*parts: str) -> str:
 
 
 __all__ = ["Pages", "TEMPLATES", "url"]
+
+
+def _caption(view: GameView, lang: str, side: str, item_id: str) -> str:
+    """What a card's caption names: the card's name (or label) in ``lang``, as the rulebook prints
+    it under its picture; a back's name. Empty when the game cannot say (the id shows instead)."""
+    from cardgen.i18n.labels import card_label, game_lookup
+
+    game = view.game
+    if game is None:
+        return ""
+    try:
+        if side == "face":
+            return card_label(game, game.card(item_id), game_lookup(game, lang)).text
+        back = next(b for b in game.meta.backs if b.id == item_id)
+        return game.text(back.name, lang)
+    except (CardgenError, KeyError, StopIteration):
+        return ""

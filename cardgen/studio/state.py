@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Iterable
 
 from cardgen.errors import CardgenError, ContentErrors, TextOverflowError
+from cardgen.i18n.names import language_name
 
 DEFAULT_DPI = 110  # a poker card is 301 px wide with its bleed: sharp at the gallery's size and on the card page
 MAX_CACHED_PICTURES = 3000  # about 25 kB each
@@ -64,6 +65,7 @@ class GameView:
     views: dict[str, dict[tuple[str, str], CardView]] = field(default_factory=dict)  # lang -> (side, id) -> view
     renderers: dict[str, object] = field(default_factory=dict)  # lang -> CardRenderer
     text_kinds: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> "missing" | "fuzzy"
+    text_used: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> language printed instead
     layout_files: frozenset[Path] = frozenset()
     layout_errors: list[CardgenError] | None = None  # the layout check's last answer (None: run it)
     art_generation: int = 0
@@ -215,7 +217,7 @@ class Studio:
         from cardgen.cards.card import CardRenderer
 
         game = view.game
-        view.views, view.renderers, view.text_kinds = {}, {}, {}
+        view.views, view.renderers, view.text_kinds, view.text_used = {}, {}, {}, {}
         layout_files: set[Path] = set()
         for lang in game.meta.languages:
             views: dict[tuple[str, str], CardView] = {}
@@ -233,9 +235,11 @@ class Studio:
                 layout_files.update(view.layout_files)
                 layout_files.update(self._layout_file(game))
             for card in game.cards:
-                views["face", card.id] = self._plan_one(game, renderer, "face", card, kinds, view.art_generation)
+                views["face", card.id] = self._plan_one(game, renderer, "face", card, kinds, view.art_generation,
+                                                        view.text_used.get(lang, {}))
             for back in game.meta.backs:
-                views["back", back.id] = self._plan_one(game, renderer, "back", back, kinds, view.art_generation)
+                views["back", back.id] = self._plan_one(game, renderer, "back", back, kinds, view.art_generation,
+                                                        view.text_used.get(lang, {}))
             view.views[lang] = views
         view.layout_files = frozenset(layout_files)
 
@@ -247,7 +251,8 @@ class Studio:
         except CardgenError:
             return []
 
-    def _plan_one(self, game, renderer, side: str, item, kinds: dict[str, str], art_generation: int) -> CardView:
+    def _plan_one(self, game, renderer, side: str, item, kinds: dict[str, str], art_generation: int,
+                  used_instead: dict[str, str] | None = None) -> CardView:
         result = CardView(side, item.id, art_generation=art_generation)
         badges: list[str] = []
         notes: list[str] = []
@@ -275,7 +280,8 @@ class Studio:
             if badge:
                 if badge not in badges:
                     badges.append(badge)
-                notes.append(f"{badge}: {key}")
+                used = (used_instead or {}).get(key)
+                notes.append(f"{badge}: {key}" + (f" (prints {language_name(used)})" if used else ""))
         result.badges, result.notes = tuple(badges), tuple(notes)
         return result
 
@@ -295,6 +301,7 @@ class Studio:
             return {}
         kinds = {warning.key: warning.kind for warning in texts.warnings if warning.kind in ("missing", "fuzzy")}
         view.text_kinds[lang] = kinds
+        view.text_used[lang] = {w.key: w.used for w in texts.warnings if w.kind in ("missing", "fuzzy") and w.used}
         return kinds
 
     # -- pictures ----------------------------------------------------------------------------------

@@ -168,8 +168,9 @@ def test_fallback_to_the_source_is_summarised_and_strict_refuses_it(tmp_path):
     args = ["--content", str(content), "build", "klepka", "--lang", "en", "--only", "rulebook", "--out", str(out)]
     result = CliRunner().invoke(cli, args)
     assert result.exit_code == 0, result.output
-    assert "fell back to the source text" in result.output
+    assert "fell back to another language" in result.output
     assert re.search(r"klepka \[en\]: \d+ message\(s\) \(e\.g\. klepka \[en\] ", result.output)
+    assert "the Russian text (ru) is used" in result.output  # English has no fallback but the source
     rulebooks = [f for f in _manifest(out) if f["kind"] == "rulebook"]
     assert len(rulebooks) == 2 and all(f["fallback"] > 0 and f["warnings"] for f in rulebooks)
     before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}

@@ -88,7 +88,7 @@ def test_incremental_build_equals_a_clean_one_after_each_kind_of_change(project,
     _edit(project / "klepka" / "text" / "ru.yaml", "Вратарь Стенкин", "Вратарь Стенкина")
     result = build(_options(project, out))
     assert result.ran and not any(label.startswith("quiz") for label in result.ran)
-    assert {label.split()[1] for label in result.ran if "png" not in label} == {"ru", "en", "de"}
+    assert {label.split()[1] for label in result.ran if "png" not in label} == {"ru", "en", "de", "pl"}
     _same_as_clean(project, out)
 
     # a PO entry: that language of that game only
@@ -122,11 +122,11 @@ def test_incremental_build_equals_a_clean_one_after_each_kind_of_change(project,
     # build options: the paper, the ink (the files of the other paper and ink stay: other requests)
     a4 = {path for path in _entries(out) if "-pnp-a4" in path}
     result = build(_options(project, out, papers=("letter",)))
-    assert all(" pnp letter" in label for label in result.ran) and len(result.ran) == 5
+    assert all(" pnp letter" in label for label in result.ran) and len(result.ran) == 6  # klepka ru, en, de, pl; quiz ru, en
     assert result.removed == [] and a4 <= set(_entries(out))
     _same_as_clean(project, out, papers=("letter",))
     result = build(_options(project, out, papers=("letter",), inks=("greyscale",)))
-    assert all("greyscale" in label for label in result.ran) and len(result.ran) == 5
+    assert all("greyscale" in label for label in result.ran) and len(result.ran) == 6
     _same_as_clean(project, out, papers=("letter",), inks=("greyscale",))
     # an option of the shop PNGs
     result = build(_options(project, out, papers=("letter",), inks=("greyscale",), profile="mpc"))
@@ -196,19 +196,19 @@ def weighed_job(options, game_id: str, langs: tuple[str, ...]):
 
 
 def test_jobs_narrowed_to_the_changed_language_run_in_order_of_their_narrowed_cost(project, tmp_path, monkeypatch):
-    """The biggest job starts first by what it has left to do: a job of three languages
-    narrowed to one costs a third, less than a job of that language alone."""
+    """The biggest job starts first by what it has left to do: a job of four languages
+    narrowed to one costs a quarter, less than a job of that language alone."""
     monkeypatch.setitem(PRODUCERS, "weighed", Producer(plan_weighed))
     out = tmp_path / "out"
     options = _options(project, out, games=("klepka",), producers=("weighed",), workers=1)
     started: list[str] = []
     build(options, lambda done, total, label: started.append(label))
-    assert started[1:] == ["klepka all languages", "klepka de one", "klepka en one", "klepka ru one"]
+    assert started[1:] == ["klepka all languages", "klepka de one", "klepka en one", "klepka pl one", "klepka ru one"]
     _edit(project / "klepka" / "locale" / "de.po", 'msgstr "Kapitän Nagel"', 'msgstr "Käpt\'n Nagel"')
     started.clear()
     result = build(options, lambda done, total, label: started.append(label))
     assert started[1:] == ["klepka de one", "klepka all languages (de only)"]
-    assert result.skipped == 2
+    assert result.skipped == 3  # the other languages alone
 
 
 def test_cardgen_itself_is_an_input(project, tmp_path, monkeypatch):

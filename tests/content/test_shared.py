@@ -26,9 +26,9 @@ def games(tmp_path) -> Path:
 
 def test_cardgen_ships_the_same_keys_in_every_language():
     shared = load_shared(Path("/nonexistent"))
-    assert shared.languages() == ["de", "en", "ru"]
+    assert shared.languages() == ["de", "en", "pl", "ru"]
     keys = {language: set(shared.texts[language]) for language in shared.languages()}
-    assert keys["en"] == keys["de"] == keys["ru"] and len(keys["en"]) > 50
+    assert keys["en"] == keys["de"] == keys["ru"] == keys["pl"] and len(keys["en"]) > 50
     assert shared.texts["en"]["rulebook.section.setup"] == "Setup"
     assert shared.texts["de"]["rulebook.section.setup"] == "Vorbereitung"
 
@@ -84,16 +84,16 @@ def test_a_common_translation_made_from_english_serves_a_russian_game_too(games,
 
 def test_a_source_language_without_shared_strings_is_reported_at_its_line(games):
     game_yaml = games / "lights" / "game.yaml"
-    text = game_yaml.read_text("utf-8").replace("source_language: en", "source_language: pl")
-    game_yaml.write_text(text.replace("languages: [en, de]", "languages: [pl, de]"), "utf-8")
-    (games / "lights" / "text" / "en.yaml").rename(games / "lights" / "text" / "pl.yaml")
-    path = games / "lights" / "text" / "pl.yaml"
-    path.write_text(path.read_text("utf-8").replace("language: en", "language: pl"), "utf-8")
+    text = game_yaml.read_text("utf-8").replace("source_language: en", "source_language: cs")
+    game_yaml.write_text(text.replace("languages: [en, de]", "languages: [cs, de]"), "utf-8")
+    (games / "lights" / "text" / "en.yaml").rename(games / "lights" / "text" / "cs.yaml")
+    path = games / "lights" / "text" / "cs.yaml"
+    path.write_text(path.read_text("utf-8").replace("language: en", "language: cs"), "utf-8")
     result = run("--content", str(games), "validate")
     assert result.exit_code == 1
     line = next(n for n, row in enumerate(text.splitlines(), 1) if row.startswith("source_language"))
     assert f"games/lights/game.yaml:{line}:" in result.output
-    assert "no shared strings" in result.output and "common/text/pl.yaml" in result.output
+    assert "no shared strings" in result.output and "common/text/cs.yaml" in result.output
 
 
 def test_builtin_texts_are_package_data():

@@ -1,4 +1,4 @@
-"""A language added with one command loads, falls back to Russian with warnings, and builds."""
+"""A language added with one command loads, falls back with warnings, and builds."""
 
 from __future__ import annotations
 
@@ -10,18 +10,18 @@ from cardgen.i18n import Texts, status
 
 
 def test_add_a_language_with_one_command(content):
-    result = CliRunner().invoke(cli, ["--content", str(content), "i18n", "add", "pl"])
+    result = CliRunner().invoke(cli, ["--content", str(content), "i18n", "add", "cs"])
     assert result.exit_code == 0, result.output
-    assert (content / "klepka" / "locale" / "pl.po").is_file()
-    assert (content / "common" / "locale" / "pl.po").is_file()
-    assert "languages: [ru, en, de, pl]" in (content / "klepka" / "game.yaml").read_text("utf-8")
+    assert (content / "klepka" / "locale" / "cs.po").is_file()
+    assert (content / "common" / "locale" / "cs.po").is_file()
+    assert "languages: [ru, en, de, pl, cs]" in (content / "klepka" / "game.yaml").read_text("utf-8")
     game = load_games(content, ["klepka"])[0]
-    assert "pl" in game.meta.languages
-    texts = Texts(game, "pl")
-    assert texts.plain("rules.goal") == game.text("rules.goal", "ru")  # falls back to Russian
+    assert "cs" in game.meta.languages
+    texts = Texts(game, "cs")
+    assert texts.plain("rules.goal") == game.text("rules.goal", "ru")  # English has no text here: the Russian source
     assert texts.warnings and texts.warnings[0].kind == "missing"
     assert 'lang="ru"' in texts.markup("rules.goal")  # hyphenated as Russian
-    (row,) = status(content, ["pl"], ["klepka"])
+    (row,) = status(content, ["cs"], ["klepka"])
     assert (row.translated, row.missing) == (0, row.total)
 
 

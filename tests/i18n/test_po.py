@@ -70,7 +70,7 @@ def test_a_long_changed_source_reads_back_as_the_exact_previous_msgid(content):
     domain = _domain(content)
     key = max(domain.messages, key=lambda k: len(domain.messages[k]))
     old = domain.messages[key]
-    assert len(old) > 150  # long enough to be written over several lines
+    assert len(old) > 150  # longer than a line: read back whole whatever the wrapping
     path = _translated(domain, {key: "Some translation."})
     text_file = content / "klepka" / "text" / "ru.yaml"
     text_file.write_text(text_file.read_text("utf-8").replace(old, "Новый текст."), "utf-8")
@@ -79,7 +79,9 @@ def test_a_long_changed_source_reads_back_as_the_exact_previous_msgid(content):
     entry = read_entries(path)[key]
     assert entry.fuzzy and entry.previous == old
     written = path.read_text("utf-8")
-    assert all(line.startswith(('#| msgid "', '#| "')) for line in written.splitlines() if line.startswith("#|"))
+    assert all(line.startswith(('#| msgctxt "', '#| msgid "', '#| "'))
+               for line in written.splitlines() if line.startswith("#|"))
+    assert f'#| msgctxt "{key}"' in written  # as msgmerge --previous writes it
     # a second update keeps the same previous text, not a mangled copy of it
     update(_domain(content), "en")
     assert read_entries(path)[key].previous == old

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from pathlib import Path
 
 import pytest
@@ -38,11 +40,13 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
             return
         message.string = "Text " + message.context
         if "{" in message.id or message.context.endswith(".forms"):
-            message.string = message.id  # keep references and case forms as they are
+            # keep references and case forms as they are (Russian plural forms are not English ones)
+            message.string = re.sub(r"\{plural:[^{}]*\}", "", message.id)
         if message.context == "clar.tile-size.d":
             message.flags.add("fuzzy")
         if message.context == "card.prize-var.rule":
-            message.string = "Look at two tiles before your turn. " * 40  # far too long for the box
+            # far too long for the box, its references kept (a dropped one is broken)
+            message.string = "Look at two tiles before your turn. " * 40 + message.id
 
     # The total follows the source catalogue (ru.yaml), so new content does not break the test.
     total = len(_klepka(content).messages)
@@ -66,7 +70,7 @@ def test_status_counts_missing_fuzzy_and_too_long_apart(content):
 
 def test_a_reference_to_an_unknown_card_is_broken(content):
     def fill(message):
-        message.string = message.id
+        message.string = re.sub(r"\{plural:[^{}]*\}", "", message.id)  # Russian plural forms are not English
         if message.context == "rules.quick.5":
             message.string = "**{card:prize-nope}:** peek at two tiles."
 

@@ -18,8 +18,10 @@ def test_pnp_words_are_catalogue_messages_in_every_language():
     assert pnp_words(game, "en")("heading") == "Print and play"
     assert pnp_words(game, "de")("summary", cards=9, sheets=1, paper="A4", per_page=9) == \
         "9 Karten auf 1 Blättern A4, 9 pro Blatt."
-    # a language without a PO file yet falls back to the Russian source, like every message
-    assert pnp_words(game, "pl")("cut").startswith("Режьте по меткам")
+    assert pnp_words(game, "pl")("heading") == "Wydrukuj i graj"
+    # a language cardgen has no shared strings in falls back along its chain (English, then the
+    # Russian source), like every message
+    assert pnp_words(game, "cs")("cut").startswith("Cut along the marks")
 
 
 def test_pnp_words_are_counted_by_i18n_status():

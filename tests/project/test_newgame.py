@@ -158,11 +158,12 @@ def test_a_language_without_shared_strings_gets_english_ones_to_translate(tmp_pa
     po = (games / "common" / "locale" / "fr.po").read_text("utf-8")
     assert 'msgid "Setup"' in po and not CYRILLIC.search(po)  # English msgids for an English game
     assert 'msgid "Red"' in (games / "nuit" / "locale" / "fr.po").read_text("utf-8")
-    result = run("new", "noc", "--content", str(tmp_path / "pl"), "--source-lang", "pl", "--size", "square")
+    # Czech: a language cardgen has no shared strings in
+    result = run("new", "noc", "--content", str(tmp_path / "cs"), "--source-lang", "cs", "--size", "square")
     assert result.exit_code == 0, result.output
-    assert "no shared strings in 'pl'" in result.output
-    assert (tmp_path / "pl" / "common" / "text" / "pl.yaml").is_file()
-    for content in (games, tmp_path / "pl"):
+    assert "no shared strings in 'cs'" in result.output
+    assert (tmp_path / "cs" / "common" / "text" / "cs.yaml").is_file()
+    for content in (games, tmp_path / "cs"):
         result = run("--content", str(content), "validate")
         assert result.exit_code == 0, result.output
 

@@ -107,11 +107,13 @@ def test_fuzzy_and_overflow_badges(content):
     studio.load()
     view = studio.games["mini"]
     one = view.view("en", "face", "one")
-    assert "fuzzy" in one.badges and "fuzzy: card.one.name" in one.notes, one.notes
+    # each note names the language printed instead
+    assert "fuzzy" in one.badges and "fuzzy: card.one.name (prints Russian)" in one.notes, one.notes
     # the group's name has no translation at all: a fallback, not fuzzy
-    assert "fallback: group.numbers" in one.notes and "fallback: card.one.name" not in one.notes
+    assert "fallback: group.numbers (prints Russian)" in one.notes
+    assert not any(note.startswith("fallback: card.one.name") for note in one.notes)
     # the PO's 'Swap' was made for the old source text: stale, so fuzzy too
-    assert "fuzzy: card.swap.name" in view.view("en", "face", "swap").notes
+    assert "fuzzy: card.swap.name (prints Russian)" in view.view("en", "face", "swap").notes
     swap = view.view("ru", "face", "swap")
     assert "overflow" in swap.badges and swap.plan is None and "does not fit" in swap.error
     assert studio.picture("mini", "ru", "face", "swap") is None
@@ -134,13 +136,13 @@ def test_a_saved_text_redraws_only_the_card_it_changes(studio, content):
 
 
 def test_a_saved_po_file_changes_the_badges(studio, content):
-    assert "fallback: card.one.name" in studio.games["mini"].view("en", "face", "one").notes
+    assert "fallback: card.one.name (prints Russian)" in studio.games["mini"].view("en", "face", "one").notes
     po = content / "mini" / "locale" / "en.po"
     po.parent.mkdir()
     po.write_text(FUZZY_PO, "utf-8")
     event = studio.apply([po])
     assert "face/one" in event["changed"]["mini"]["en"] and "ru" not in event["changed"]["mini"]
-    assert "fuzzy: card.one.name" in studio.games["mini"].view("en", "face", "one").notes
+    assert "fuzzy: card.one.name (prints Russian)" in studio.games["mini"].view("en", "face", "one").notes
     swap = studio.games["mini"].view("en", "face", "swap")
     assert not any("card.swap.name" in note for note in swap.notes)  # translated: printed in English
 
@@ -351,3 +353,18 @@ def test_help_says_what_it_does():
     assert result.exit_code == 0
     for words in ("--content", "--host", "--port", "127.0.0.1", "8000", "badges", "overflows", "fuzzy"):
         assert words in result.output, words
+
+
+def test_gallery_captions_name_the_card_in_the_chosen_language(tmp_path):
+    from cardgen.studio.pages import Pages
+
+    content = tmp_path / "content"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "content" / "klepka", content / "klepka")
+    studio = Studio(content)
+    studio.load()
+    pages = Pages(studio)
+    polish = pages.gallery("klepka", "pl")
+    assert '<span class="name" lang="pl">Bramkarz Murowski</span> <small class="id">player-stenkin</small>' in polish
+    russian = pages.gallery("klepka", "ru")
+    assert '<span class="name" lang="ru">Вратарь Стенкин</span>' in russian
+    assert '<span class="name" lang="pl">Murawa z napisem „Klepka”</span>' in polish  # the back

@@ -1,0 +1,97 @@
+"""klepka's Polish translation as a translator delivered it (content/klepka/locale/pl.po, from
+Poedit): strict, its header kept by 'cardgen i18n update', English where an entry is missing, and
+its rulebook set by Polish rules (no one-letter word ends a line, no name is hyphenated)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pypdfium2 as pdfium
+import pytest
+
+from cardgen.content.loader import load_game
+from cardgen.i18n.catalog import domains
+from cardgen.i18n.header import read_header
+from cardgen.i18n.po import read_catalog, render, update
+from cardgen.i18n.status import check_strict
+from cardgen.i18n.texts import Texts
+
+ROOT = Path(__file__).resolve().parents[2]
+PO = ROOT / "content" / "klepka" / "locale" / "pl.po"
+
+
+@pytest.fixture
+def klepka(tmp_path) -> Path:
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "klepka", content / "klepka")
+    return content
+
+
+def test_the_polish_translation_is_complete_for_a_strict_build():
+    check_strict(ROOT / "content", ["klepka"], ["pl"])  # raises on anything missing, fuzzy, too long, broken
+
+
+def test_update_keeps_the_translators_header(klepka, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    delivered = read_header(PO.read_text("utf-8"))
+    assert delivered.fields["X-Generator"].startswith("Poedit")
+    domain = next(d for d in domains(klepka) if d.id == "klepka")
+    report = update(domain, "pl")
+    assert (report.added, report.fuzzied, report.obsoleted) == ([], [], [])
+    header = read_header(domain.po_path("pl").read_text("utf-8"))
+    for name in ("Last-Translator", "PO-Revision-Date", "Language-Team", "Plural-Forms", "X-Generator",
+                 "X-Poedit-SourceCharset"):
+        assert header.fields[name] == delivered.fields[name], name
+    assert header.comments == delivered.comments[:-1]  # less the trailing empty "#"
+
+
+def test_a_deleted_polish_entry_prints_english(klepka):
+    path = klepka / "klepka" / "locale" / "pl.po"
+    catalog = read_catalog(path)
+    for message in catalog:
+        if message.context == "rules.goal":
+            message.string = ""
+    path.write_bytes(render(catalog))
+    game = load_game(klepka / "klepka")
+    texts = Texts(game, "pl", klepka)
+    english = Texts(game, "en", klepka).plain("rules.goal")
+    assert texts.plain("rules.goal") == english == "Collect footballer pairs worth the most points."
+    assert "the English text (en) is used" in str(texts.warnings[0])
+    assert texts.plain("rules.turn.1") == "W swojej turze odkryj dowolne dwie płytki."
+
+
+@pytest.fixture(scope="module")
+def polish_rulebook_lines(tmp_path_factory) -> list[str]:
+    from cardgen.rulebook.book import build_rulebook
+
+    game = load_game(ROOT / "content" / "klepka")
+    lines = []
+    for paper in ("a4", "a5"):
+        book = build_rulebook(game, "pl", paper, content_dir=ROOT / "content", strict=True)
+        path = tmp_path_factory.mktemp("pl") / f"{paper}.pdf"
+        path.write_bytes(book.pdf)
+        document = pdfium.PdfDocument(path)
+        try:
+            for i in range(len(document)):
+                lines += document[i].get_textpage().get_text_bounded().splitlines()
+        finally:
+            document.close()
+    return lines
+
+
+def test_no_one_letter_word_ends_a_line_of_the_polish_rulebook(polish_rulebook_lines):
+    assert len(polish_rulebook_lines) > 200
+    ends = [line for line in polish_rulebook_lines if re.search(r"(?:^|\s)[wzioauWZIOAU]\s*$", line)]
+    assert ends == []
+
+
+def test_no_name_is_hyphenated_in_the_polish_rulebook(polish_rulebook_lines):
+    game = load_game(ROOT / "content" / "klepka")
+    words = {word for card in game.cards if "name" in card.text
+             for word in game.text(card.text["name"], "pl").split() if len(word) > 5}
+    assert "Gwoździński" in words
+    broken = [line for line in polish_rulebook_lines if re.search(r"[-\x02]$", line.strip())
+              and any(line.strip()[:-1].endswith(word[:k]) for word in words for k in range(3, len(word)))]
+    assert broken == []
