@@ -1,0 +1,352 @@
+"""Issue #28: what cardgen reads back from its own output, and every write that can fail.
+
+Two fuzz classes (seeded, counted, printed with ``pytest -s``):
+
+* manifest tampering (item 14): ``output/manifest.json`` damaged by hand -- fields of the
+  wrong type, entries that are not objects, paths out of the folder, JSON that does not
+  parse, a FIFO or a symlink to /dev/zero in its place.  Every later build must end with
+  exit 0, write a manifest whose every entry is sound, and delete no file;
+* sweep chunk tampering (item 18): ``chunks/*.json`` of an interrupted sweep damaged the
+  same ways.  The resumed sweep must replay every bad chunk and give the very numbers of a
+  sweep that was never interrupted.
+
+And the disk filling up (item 15) at every write of a build's manifest and index page, of
+``new``, ``preview --out`` and ``simulate --json``: a clean ``error:`` line naming what
+failed, exit 1, and the output folder (the content folder for ``new``) unchanged.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import random
+import shutil
+import signal
+import threading
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cardgen.build.run import MANIFEST, sound_entry
+from cardgen.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "tests" / "data" / "mini"
+BUILD = ["build", "mini", "--only", "cards", "--paper", "a4", "--lang", "ru", "-j", "1"]
+SECONDS_PER_CASE = 60
+MANIFEST_SEED = 28
+MANIFEST_RANDOM_CASES = 24
+
+
+def _tree(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file() and not p.is_symlink()}
+
+
+def _alarm(signum, frame):
+    raise TimeoutError("a case ran past its time bound")
+
+
+@pytest.fixture
+def mini(tmp_path) -> Path:
+    content = tmp_path / "content"
+    shutil.copytree(MINI, content / "mini")
+    return content
+
+
+@pytest.fixture
+def built(tmp_path, mini, monkeypatch) -> Path:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    out = tmp_path / "out"
+    done = CliRunner().invoke(cli, ["--content", str(mini), *BUILD, "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    return out
+
+
+# --- manifest tampering (item 14) ---------------------------------------------------------------------
+
+#: Values a tampered field gets: every JSON type, and edges of the right one.
+WRONG = [["a"], "many", 7, -1, 1.5, None, True, {}, {"a": 1}, "", "../../etc/passwd", "/etc/passwd",
+         "a" * 64, [1, 2, 3], [[]], 10 ** 30, "x\u0000y"]
+
+
+def _fixed_cases(entries: list[dict]) -> list[tuple[str, object]]:
+    """The issue's reproductions and the shapes of a whole manifest gone wrong: (name, JSON or raw bytes)."""
+    first = entries[0]
+    cases: list[tuple[str, object]] = [
+        ("issue: path a list", {"files": [dict(first, path=["a"])] + entries[1:]}),
+        ("issue: cards 'many'", {"files": [dict(e, cards="many") for e in entries]}),
+        ("issue: pixels 7", {"files": [dict(e, pixels=7) for e in entries]}),
+        ("fallback a word", {"files": [dict(e, fallback="x") for e in entries]}),
+        ("glyphs a number", {"files": [dict(e, glyphs=3) for e in entries]}),
+        ("game a list", {"files": [dict(e, game=["mini"]) for e in entries]}),
+        ("lang a dict", {"files": [dict(e, lang={"ru": 1}) for e in entries]}),
+        ("request a list", {"files": [dict(e, request=["x"]) for e in entries]}),
+        ("sha256 a number", {"files": [dict(e, sha256=5) for e in entries]}),
+        ("pages negative", {"files": [dict(e, pages=-3) for e in entries]}),
+        ("cards a bool", {"files": [dict(e, cards=True) for e in entries]}),
+        ("entries not objects", {"files": [1, "a", None, [], entries[0]]}),
+        ("files an object", {"files": {"a": 1}}),
+        ("a list at the top", [entries]),
+        ("nested 100000 deep", "[" * 100_000 + "]" * 100_000),
+        ("not JSON", b"{\"files\": [\xff\xfe"),
+        ("truncated", None),  # the real manifest cut in half
+        ("empty", b""),
+        ("path out of the folder", {"files": [dict(first, path="../outside.txt")] + entries[1:]}),
+        ("path absolute", {"files": [dict(first, path="/etc/hostname")] + entries[1:]}),
+    ]
+    return cases
+
+
+def _random_cases(rng: random.Random, entries: list[dict], count: int) -> list[tuple[str, object]]:
+    cases = []
+    for _ in range(count):
+        damaged = [dict(e) for e in entries]
+        changes = []
+        for _ in range(rng.choice([1, 1, 2, 4])):
+            entry = rng.choice(damaged)
+            name = rng.choice(sorted(entry) + ["pixels", "fallback", "glyphs", "warnings", "dpi"])
+            entry[name] = rng.choice(WRONG)
+            changes.append(f"{name}={entry[name]!r}"[:40])
+        cases.append(("random: " + ", ".join(changes), {"files": damaged}))
+    return cases
+
+
+def _write_case(out: Path, data: object, real: bytes) -> None:
+    path = out / MANIFEST
+    path.unlink()
+    if data is None:
+        path.write_bytes(real[: len(real) // 2])
+    elif isinstance(data, bytes):
+        path.write_bytes(data)
+    elif isinstance(data, str):
+        path.write_text(data, "utf-8")
+    else:
+        path.write_text(json.dumps(data), "utf-8")
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def test_hostile_output_tampered_manifests_never_break_a_later_build(tmp_path, mini, built):
+    """Item 14: a damaged manifest made every later build a traceback until deleted by hand."""
+    real = (built / MANIFEST).read_bytes()
+    entries = json.loads(real)["files"]
+    assert entries and all(sound_entry(entry) for entry in entries)
+    (tmp_path / "outside.txt").write_text("not ours", "utf-8")
+    cases = _fixed_cases(entries) + _random_cases(random.Random(MANIFEST_SEED), entries, MANIFEST_RANDOM_CASES)
+    cases += [("a FIFO", "fifo"), ("a symlink to /dev/zero", "zero")]
+    runner = CliRunner()
+    totals: Counter = Counter()
+    bad: list[str] = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for number, (name, data) in enumerate(cases):
+            out = tmp_path / f"case-{number}"
+            shutil.copytree(built, out)
+            if data == "fifo":
+                (out / MANIFEST).unlink()
+                os.mkfifo(out / MANIFEST)
+            elif data == "zero":
+                (out / MANIFEST).unlink()
+                (out / MANIFEST).symlink_to("/dev/zero")
+            else:
+                _write_case(out, data, real)
+            before = set(_tree(out))
+            signal.alarm(SECONDS_PER_CASE)
+            try:
+                done = runner.invoke(cli, ["--content", str(mini), *BUILD, "--out", str(out)])
+                again = runner.invoke(cli, ["--content", str(mini), *BUILD, "--out", str(out)])
+            except TimeoutError:
+                bad.append(f"{name}: hung")
+                continue
+            finally:
+                signal.alarm(0)
+            problems = []
+            for result in (done, again):
+                if result.exit_code != 0 or result.exception is not None or "Traceback" in result.output:
+                    problems.append(f"exit {result.exit_code}: {result.output[-300:]} {result.exception!r}")
+            after = _tree(out)
+            written = json.loads((out / MANIFEST).read_text("utf-8"))["files"] if not problems else []
+            if not all(sound_entry(entry) for entry in written):
+                problems.append("the new manifest holds an unsound entry")
+            if not problems and {e["path"] for e in written} != {e["path"] for e in entries}:
+                problems.append(f"the new manifest does not list this build's files: {sorted({e['path'] for e in written} ^ {e['path'] for e in entries})}")
+            missing = sorted(before - set(after) - {MANIFEST})
+            if missing:
+                problems.append(f"deleted {missing}")
+            if (tmp_path / "outside.txt").read_text("utf-8") != "not ours":
+                problems.append("changed a file outside the output folder")
+            totals["ok" if not problems else "BAD"] += 1
+            if problems:
+                bad.append(f"{name}: {'; '.join(problems)}")
+            shutil.rmtree(out)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    print(f"\nmanifest tampering: {len(cases)} cases: {dict(totals)}")
+    assert not bad, "\n".join(bad)
+    assert sum(totals.values()) == len(cases)
+
+
+def test_hostile_output_a_damaged_entry_is_never_reused_nor_its_file_deleted(tmp_path, mini, built):
+    """An entry with a wrong type is as if an unknown build had made its file: the job runs
+    again and writes it anew, and a file named only by a damaged entry stays where it is."""
+    entries = json.loads((built / MANIFEST).read_text("utf-8"))["files"]
+    (built / "mine.txt").write_text("keep me", "utf-8")
+    damaged = [dict(entries[0], cards="many")] + entries[1:]
+    damaged.append(dict(entries[0], path="mine.txt", sha256=hashlib.sha256(b"keep me").hexdigest(), pages="x",
+                        request="nothing-asks-for-this"))
+    (built / MANIFEST).write_text(json.dumps({"files": damaged}), "utf-8")
+    done = CliRunner().invoke(cli, ["--content", str(mini), *BUILD, "--out", str(built), "--clean"])
+    assert done.exit_code == 0, done.output
+    assert (built / "mine.txt").read_text("utf-8") == "keep me"
+    written = json.loads((built / MANIFEST).read_text("utf-8"))["files"]
+    assert [e["path"] for e in written] == [e["path"] for e in entries]
+    assert written == entries  # the job ran again and wrote what a clean build writes
+
+
+# --- a full disk (item 15) ------------------------------------------------------------------------------
+
+class FullDisk:
+    """Make the ``fail_at``-th write of a file (counted from 1) raise ENOSPC, as a full disk does
+    mid-file: the bytes before it are written, the rest is not."""
+
+    def __init__(self, fail_at: int):
+        self.fail_at, self.count = fail_at, 0
+        self.lock = threading.Lock()
+
+    def hit(self) -> bool:
+        with self.lock:
+            self.count += 1
+            return self.count == self.fail_at
+
+    def install(self, monkeypatch) -> None:
+        import builtins
+        import pathlib
+
+        import cardgen.fileio as fileio
+
+        real_open = builtins.open
+        disk = self
+
+        class Handle:
+            def __init__(self, handle):
+                self._handle = handle
+
+            def write(self, data):
+                if disk.hit():
+                    self._handle.write(data[: len(data) // 2])
+                    raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+                return self._handle.write(data)
+
+            def __getattr__(self, name):
+                return getattr(self._handle, name)
+
+            def __enter__(self):
+                return self
+
+            def __exit__(self, *exc):
+                self._handle.close()
+
+        def opened(file, mode="r", *args, **kwargs):
+            handle = real_open(file, mode, *args, **kwargs)
+            return Handle(handle) if any(c in mode for c in "wax+") else handle
+
+        real_path_open = pathlib.Path.open
+
+        def path_open(self, mode="r", *args, **kwargs):
+            handle = real_path_open(self, mode, *args, **kwargs)
+            return Handle(handle) if any(c in mode for c in "wax+") else handle
+
+        monkeypatch.setattr(fileio, "open", opened, raising=False)
+        monkeypatch.setattr(pathlib.Path, "open", path_open)
+
+
+def _clean_failure(result) -> str | None:
+    """None when a run ended with exit 1 and one clean ``error:`` line; else what was wrong."""
+    if result.exit_code != 1 or not isinstance(result.exception, SystemExit):
+        return f"exit {result.exit_code}, {result.exception!r}: {result.output[-400:]}"
+    if "Traceback" in result.output or "error:" not in result.output:
+        return f"no clean error: {result.output[-400:]}"
+    if "No space left on device" not in result.output:
+        return f"the cause is not named: {result.output[-400:]}"
+    return None
+
+
+def test_hostile_output_a_full_disk_while_the_manifest_or_index_is_written(tmp_path, mini, built, monkeypatch):
+    """Item 15: a full disk at each write of a build that has only the manifest and the index page
+    to write (its card files are unchanged): a clean error, and the output folder unchanged."""
+    from cardgen.build import run as build_run
+
+    manifest = built / MANIFEST
+    data = json.loads(manifest.read_text("utf-8"))
+    manifest.write_text(json.dumps(data, indent=4), "utf-8")  # the same entries written otherwise: rewritten
+    (built / "index.html").write_text("old page", "utf-8")
+    before = _tree(built)
+    runner = CliRunner()
+    args = ["--content", str(mini), *BUILD, "--out", str(built)]
+    staged = []
+    monkeypatch.setattr(build_run, "_stage", lambda staging, name, text, real=build_run._stage:
+                        (staged.append(name), real(staging, name, text))[1])
+    failures = []
+    for fail_at in range(1, 6):
+        disk = FullDisk(fail_at)
+        with monkeypatch.context() as patch:
+            disk.install(patch)
+            result = runner.invoke(cli, args)
+        if disk.count < fail_at:  # every write done before this level: the build went through
+            assert result.exit_code == 0, result.output
+            break
+        problem = _clean_failure(result)
+        if problem:
+            failures.append(f"write {fail_at}: {problem}")
+        if _tree(built) != before:
+            failures.append(f"write {fail_at}: the output folder changed")
+    assert not failures, "\n".join(failures)
+    assert {"index.html", MANIFEST} <= set(staged)
+    assert fail_at >= 3  # the index page, the manifest and the journal each failed once
+
+
+def test_hostile_output_a_full_disk_during_new_preview_and_simulate(tmp_path, mini, monkeypatch):
+    """Item 15: ``new``, ``preview --out`` and ``simulate --json`` on a full disk at each of their writes."""
+    runner = CliRunner()
+    klepka = tmp_path / "klepka-content"
+    shutil.copytree(ROOT / "content" / "klepka", klepka / "klepka")
+    preview_out = tmp_path / "card.png"
+    json_out = tmp_path / "summary.json"
+    commands = {
+        "new": ["new", "lights", "--content", str(mini), "--lang", "de"],
+        "preview": ["--content", str(mini), "preview", "mini", "one", "--dpi", "36", "--out", str(preview_out)],
+        "simulate": ["--content", str(klepka), "simulate", "klepka", "--games", "2", "--seed", "1",
+                     "--json", str(json_out)],
+    }
+    outcomes: Counter = Counter()
+    failures = []
+    for name, args in commands.items():
+        watched = {"new": mini, "preview": tmp_path, "simulate": tmp_path}[name]
+        for fail_at in range(1, 40):
+            before = _tree(watched)
+            disk = FullDisk(fail_at)
+            with monkeypatch.context() as patch:
+                disk.install(patch)
+                result = runner.invoke(cli, args)
+            if disk.count < fail_at:  # no write failed: the command went through; undo it for the next level
+                assert result.exit_code == 0, f"{name}: {result.output}"
+                outcomes[(name, "ok")] += 1
+                break
+            problem = _clean_failure(result)
+            outcomes[(name, "clean error" if problem is None else "BAD")] += 1
+            if problem:
+                failures.append(f"{name}, write {fail_at}: {problem}")
+            if _tree(watched) != before:
+                changed = sorted(set(_tree(watched).items()) ^ set(before.items()))[:3]
+                outcomes[(name, "content changed")] += 1
+                if name != "new":
+                    failures.append(f"{name}, write {fail_at}: a file was left or changed: {changed}")
+            shutil.rmtree(mini / "lights", ignore_errors=True)
+    print(f"\nfull disk: {dict(outcomes)}")
+    assert not failures, "\n".join(failures)
+    assert all(outcomes[(name, "ok")] == 1 for name in commands)
+    assert all(outcomes[(name, "clean error")] >= 1 for name in commands)
