@@ -98,6 +98,9 @@ def _fixed_cases(entries: list[dict]) -> list[tuple[str, object]]:
         ("empty", b""),
         ("path out of the folder", {"files": [dict(first, path="../outside.txt")] + entries[1:]}),
         ("path absolute", {"files": [dict(first, path="/etc/hostname")] + entries[1:]}),
+        # sound types, but one entry's hash edited: its job is skipped (its other files are intact),
+        # and the edited entry's file must not be taken for one its request no longer makes
+        ("one entry's inputs edited", {"files": [dict(entries[-1], inputs="0" * 64)] + entries[:-1]}),
     ]
     return cases
 

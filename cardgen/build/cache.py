@@ -252,21 +252,16 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
     entries) carry the same hash and are still on disk unchanged."""
     inputs = Inputs(options, games)
     by_hash: dict[str, list[dict[str, Any]]] = {}
-    hashes_of_slice: dict[tuple, set[str]] = {}
     for entry in previous:
         if isinstance(entry, dict) and isinstance(entry.get("inputs"), str):
             by_hash.setdefault(entry["inputs"], []).append(entry)
-            hashes_of_slice.setdefault(_slice(entry), set()).add(entry["inputs"])
     checked: dict[str, bool] = {}
 
     def intact(digest: str) -> bool:
         if force or digest not in by_hash:
             return False
         if digest not in checked:
-            # a build writes every file of a job's language at once, so they carry one hash: a
-            # slice with several (a manifest edited by hand) may list only some of its files
-            checked[digest] = all(on_disk(Path(options.out_dir), entry) and len(hashes_of_slice[_slice(entry)]) == 1
-                                  for entry in by_hash[digest])
+            checked[digest] = all(on_disk(Path(options.out_dir), entry) for entry in by_hash[digest])
         return checked[digest]
 
     run, kept, skipped = [], [], 0
@@ -294,11 +289,6 @@ def plan_reuse(options, jobs: list, games: dict[str, Any], previous: list[dict[s
                                targets=tuple(t for t in job.targets if t[1] in stale),
                                inputs=tuple((lang, hashes[lang]) for lang in stale)))
     return Reuse(run, kept, skipped)
-
-
-def _slice(entry: dict[str, Any]) -> tuple:
-    """The request, game and language of a manifest entry: the files one job writes together."""
-    return tuple(json.dumps(entry.get(name), sort_keys=True) for name in ("request", "game", "lang"))
 
 
 def _of_job(entries: list[dict[str, Any]], job) -> list[dict[str, Any]]:
