@@ -33,6 +33,7 @@ from click.testing import CliRunner
 
 from cardgen.build.run import MANIFEST, sound_entry
 from cardgen.cli import cli
+from cardgen.errors import CardgenError
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "tests" / "data" / "mini"
@@ -353,3 +354,171 @@ def test_hostile_output_a_full_disk_during_new_preview_and_simulate(tmp_path, mi
     assert not failures, "\n".join(failures)
     assert all(outcomes[(name, "ok")] == 1 for name in commands)
     assert all(outcomes[(name, "clean error")] >= 1 for name in commands)
+
+
+# --- sweep chunk tampering (item 18) -------------------------------------------------------------------
+
+CHUNK_SEED = 18
+CHUNK_RANDOM_CASES = 30
+
+
+def _sweep_plan():
+    from cardgen.simulation.sweep import SweepPlan
+
+    return SweepPlan(game_dir=ROOT / "content" / "himmel", engine="cardgen.engines.himmel:HimmelEngine",
+                     players=(3,), options=(), bots=("random",), games=40, seed=5, chunk_games=20)
+
+
+def _sweep_text(plan, store: Path, execute=None) -> tuple[str, object]:
+    from cardgen.content import load_game
+    from cardgen.engines import engine_for
+    from cardgen.simulation.sweep import content_fingerprint, document_text, run_inline, run_sweep, sweep_document
+
+    game = load_game(plan.game_dir)
+    engine = engine_for(game)
+    content = content_fingerprint(plan.game_dir, type(engine))
+    result = run_sweep(plan, store, content, execute or run_inline)
+    return document_text(sweep_document(result, game, engine.id, content, engine.options)), result
+
+
+def _forged(content: object, plan) -> bool:
+    """Whether ``content`` is a chunk of sound records with a matching digest (only a forger makes one)."""
+    from cardgen.simulation.sweep import CHUNK_FORMAT, _records_digest, _sound_record
+
+    if not isinstance(content, dict) or content.get("format") != CHUNK_FORMAT:
+        return False
+    records = content.get("records")
+    return (content.get("task") == "cell000-0000000-0000020" and isinstance(records, list)
+            and len(records) == plan.chunk_games == content.get("games")
+            and content.get("sha256") == _records_digest(content["task"], records)
+            and all(_sound_record(r, i, 3) for i, r in enumerate(records)))
+
+
+def _rehash(data: dict) -> dict:
+    """What a careful forger does: the digest made again over the edited records."""
+    from cardgen.simulation.sweep import _records_digest
+
+    return dict(data, sha256=_records_digest(data["task"], data["records"]))
+
+
+def _chunk_cases(rng: random.Random, data: dict) -> list[tuple[str, object]]:
+    """(name, new chunk file: a dict to write as JSON, bytes, or a special marker)."""
+    records = data["records"]
+    first = records[0]
+
+    def with_record(i: int, value, rehash: bool = False) -> dict:
+        changed = [list(r) for r in records]
+        changed[0][i] = value
+        out = dict(data, records=changed)
+        return _rehash(out) if rehash else out
+
+    cases: list[tuple[str, object]] = [
+        ("issue: a field written as text", with_record(1, str(first[1]))),
+        ("issue: a field written as text, digest made again", with_record(1, str(first[1]), rehash=True)),
+        ("issue: a FIFO", "fifo"),
+        ("issue: a symlink to /dev/zero", "zero"),
+        ("issue: made-up counts", dict(data, records=[[r[0], 1, None, [0], [99.0, 0, 0], False, [["x", 10 ** 6]]]
+                                                     for r in records])),
+        ("made-up counts, digest made again", _rehash(dict(data, records=[[r[0], 1, None, [0], [99.0, 0, 0], False, []]
+                                                                           for r in records]))),
+        ("a winner no seat has, digest made again", with_record(3, [7], rehash=True)),
+        ("a negative turn count, digest made again", with_record(1, -5, rehash=True)),
+        ("a NaN score", b'{"format": 2, "task": "%s", "games": 20, "records": [[0, 1, null, [0], [NaN], false, []]]}'
+         % data["task"].encode()),
+        ("one record fewer", dict(data, records=records[1:], games=len(records) - 1)),
+        ("one record fewer, digest made again", _rehash(dict(data, records=records[1:], games=len(records) - 1))),
+        ("games count wrong", dict(data, games=999)),
+        ("another task's name", _rehash(dict(data, task="cell000-0000020-0000040"))),
+        ("an earlier format", {"task": data["task"], "records": records}),
+        ("torn", b'{"format": 2, "task": "cell000-00'),
+        ("empty", b""),
+        ("not UTF-8", b"\xff\xfe{"),
+        ("a list", [records]),
+        ("nested 100000 deep", b"[" * 100_000 + b"]" * 100_000),
+        ("a folder", "folder"),
+        ("a symlink to a good chunk elsewhere", "link"),
+    ]
+    for _ in range(CHUNK_RANDOM_CASES):
+        index = rng.randrange(7)
+        value = rng.choice(WRONG + [[["x", -1]], [[1, 2]], [0, 0], [[]]])
+        rehash = rng.random() < 0.5
+        cases.append((f"random: field {index} = {value!r}"[:60] + (", rehashed" if rehash else ""),
+                      with_record(index, value, rehash)))
+    return cases
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGALRM"), reason="the time bound per case needs SIGALRM")
+def test_hostile_output_tampered_sweep_chunks_are_played_again(tmp_path):
+    """Item 18: a resumed sweep trusted its chunk files (a traceback on a field written as text,
+    a hang on a FIFO or /dev/zero, made-up counts reported as results).  Every damaged chunk is
+    now played again and the sweep's numbers are those of a sweep never interrupted -- unless
+    the edit is one a played game could have given and its digest was made again (a forger
+    with the file in hand), which a digest cannot tell and is counted apart."""
+    plan = _sweep_plan()
+    reference, _ = _sweep_text(plan, tmp_path / "reference")
+    store = tmp_path / "store"
+    _sweep_text(plan, store)
+    (chunk,) = [p for p in sorted(store.glob("*/*.json")) if p.name.startswith("cell000-0000000")]
+    good = chunk.read_bytes()
+    data = json.loads(good)
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_bytes(good)
+    cases = _chunk_cases(random.Random(CHUNK_SEED), data)
+    totals: Counter = Counter()
+    bad: list[str] = []
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    try:
+        for name, content in cases:
+            if chunk.is_dir() and not chunk.is_symlink():
+                chunk.rmdir()
+            else:
+                chunk.unlink(missing_ok=True)
+            if content == "fifo":
+                os.mkfifo(chunk)
+            elif content == "zero":
+                chunk.symlink_to("/dev/zero")
+            elif content == "folder":
+                chunk.mkdir()
+            elif content == "link":
+                chunk.symlink_to(elsewhere)
+            elif isinstance(content, bytes):
+                chunk.write_bytes(content)
+            else:
+                chunk.write_text(json.dumps(content), "utf-8")
+            signal.alarm(SECONDS_PER_CASE)
+            try:
+                text, result = _sweep_text(plan, store)
+            except TimeoutError:
+                bad.append(f"{name}: hung")
+                continue
+            except CardgenError as error:
+                # a folder in a chunk's place is not removed: the new chunk cannot be written, said cleanly
+                totals["clean error" if content == "folder" else "BAD"] += 1
+                if content != "folder":
+                    bad.append(f"{name}: {error}")
+                continue
+            except Exception as error:  # noqa: BLE001 - the outcome counted
+                totals["BAD"] += 1
+                bad.append(f"{name}: {type(error).__name__}: {error}")
+                continue
+            finally:
+                signal.alarm(0)
+            if _forged(content, plan):
+                # every record one a played game could give, and the digest made again over them:
+                # a digest cannot tell this from a played chunk (see the report's "what is left")
+                totals["forged with its digest: read"] += 1
+                if result.chunks_run != 0:
+                    bad.append(f"{name}: a sound chunk was played again")
+                continue
+            outcome = "replayed" if result.chunks_run == 1 and text == reference else "BAD"
+            totals[outcome] += 1
+            if outcome == "BAD":
+                bad.append(f"{name}: chunks run {result.chunks_run}, same numbers: {text == reference}")
+            if chunk.read_bytes() != good or chunk.is_symlink():
+                bad.append(f"{name}: the chunk was not written anew")
+            if elsewhere.read_bytes() != good:
+                bad.append(f"{name}: a file outside the chunk folder changed")
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    print(f"\nchunk tampering: {len(cases)} cases: {dict(totals)}")
+    assert not bad, "\n".join(bad)
