@@ -24,6 +24,7 @@ import os
 import random
 import shutil
 import signal
+import subprocess
 import threading
 from collections import Counter
 from pathlib import Path
@@ -522,3 +523,73 @@ def test_hostile_output_tampered_sweep_chunks_are_played_again(tmp_path):
         signal.signal(signal.SIGALRM, previous)
     print(f"\nchunk tampering: {len(cases)} cases: {dict(totals)}")
     assert not bad, "\n".join(bad)
+
+
+# --- a real full disk: a small tmpfs (root only) --------------------------------------------------------
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A 3 MiB tmpfs, mounted for the test (skipped where mounting is not allowed)."""
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(disk)],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()[:120]}")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], capture_output=True)
+
+
+def _fill(disk: Path, leave: int) -> None:
+    """Take the disk's free space down to about ``leave`` bytes."""
+    filler = disk / "filler"
+    filler.unlink(missing_ok=True)
+    free = shutil.disk_usage(disk).free
+    with open(filler, "wb") as out:
+        remaining = max(0, free - leave)
+        while remaining > 0:
+            step = min(remaining, 1 << 16)
+            try:
+                out.write(b"\0" * step)
+                out.flush()
+            except OSError:
+                break
+            remaining -= step
+
+
+@pytest.mark.skipif(not hasattr(os, "statvfs"), reason="a tmpfs needs Linux")
+def test_hostile_output_a_build_on_a_disk_filling_up_at_every_level(tmp_path, mini, small_disk, monkeypatch):
+    """Item 15 end to end: a forced build on a tmpfs left with less and less free space, from
+    enough for every file down to nothing.  Each ends with exit 0 or one clean ``error:`` line
+    (no traceback), and a failed build leaves the output folder as it was."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    runner = CliRunner()
+    out = small_disk / "out"
+    first = runner.invoke(cli, ["--content", str(mini), *BUILD, "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
+    levels = sorted({int(size * fraction) for fraction in
+                     [0, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98,
+                      0.99, 0.995, 1.0, 1.01, 1.05, 1.2, 1.5]})
+    outcomes: Counter = Counter()
+    bad = []
+    for leave in levels:
+        _fill(small_disk, leave)
+        before = _tree(out)
+        result = runner.invoke(cli, ["--content", str(mini), *BUILD, "--out", str(out), "--force"])
+        if result.exit_code == 0:
+            outcomes["ok"] += 1
+        elif (result.exit_code == 1 and isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+              and "error:" in result.output):
+            outcomes["clean error"] += 1
+            if _tree(out) != before:
+                bad.append(f"{leave} bytes free: a failed build changed the output folder")
+        else:
+            outcomes["BAD"] += 1
+            bad.append(f"{leave} bytes free: exit {result.exit_code} {result.exception!r}: {result.output[-300:]}")
+    (small_disk / "filler").unlink(missing_ok=True)
+    print(f"\nfull disk (tmpfs, {size} bytes of output): {len(levels)} levels: {dict(outcomes)}")
+    assert not bad, "\n".join(bad)
+    assert outcomes["clean error"] >= 5
