@@ -241,7 +241,20 @@ class _Levels:
         self.close()
 
 
+_SECRETS: dict[tuple[int, int], bytes] = {}  # top folder (device, inode) -> its key, read once per process
+
+
 def _secret(base: int, create: bool) -> bytes | None:
+    info = os.fstat(base)
+    found = _SECRETS.get((info.st_dev, info.st_ino))
+    if found is None:
+        found = _read_secret(base, create)
+        if found is not None:
+            _SECRETS[(info.st_dev, info.st_ino)] = found
+    return found
+
+
+def _read_secret(base: int, create: bool) -> bytes | None:
     """This cache's signing key, read from :data:`KEY_FILE` in the open top folder ``base``.
 
     Made once (random bytes, mode 0600, written under a temporary name and linked into
@@ -324,17 +337,31 @@ def _read(folder: Path, kind: str, name: str) -> object:
             if secret is None:
                 return _MISSING
             fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=levels.kind)
-            with os.fdopen(fd, "rb") as handle:
-                info = os.fstat(handle.fileno())
+            try:
+                info = os.fstat(fd)
                 if not _private_file(info) or info.st_size > MAX_ENTRY_BYTES:
                     return _MISSING
-                data = handle.read(MAX_ENTRY_BYTES + 1)
+                data = _read_all(fd, info.st_size)
+            finally:
+                os.close(fd)
             value = _decoded(secret, name, data)
             if value is not _MISSING:
                 os.utime(name, dir_fd=levels.kind, follow_symlinks=False)  # recently used: pruned last
             return value
     except Exception:  # a missing, torn or foreign entry, a folder others may write: compute again
         return _MISSING
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """The ``size`` bytes of an open file (what it holds past them is no part of the entry: a miss)."""
+    parts, remaining = [], size
+    while remaining > 0:
+        chunk = os.read(fd, remaining)
+        if not chunk:
+            break
+        parts.append(chunk)
+        remaining -= len(chunk)
+    return b"".join(parts)
 
 
 def _unpickled(data: bytes) -> object:
