@@ -307,10 +307,7 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
     workers = max(1, min(workers, len(jobs)))
     if jobs and (workers == 1 or multiprocessing.get_start_method(allow_none=False) == "fork"):
         _warm_up(options, jobs)
-    # only a job that runs can show that one of its earlier files is not made any more: a skipped
-    # job makes what it made (and an entry of its request with another hash, a manifest edited
-    # by hand, names a file it may still make)
-    made = Made.of(jobs, games)
+    made = Made.of(planned, games)
     outcome: dict[str, Any] = {}
 
     def decide(staging: Path, artefacts: list[Artefact]) -> CommitPlan:
