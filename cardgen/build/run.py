@@ -66,7 +66,7 @@ from typing import Any, Callable
 
 from cardgen.build import cards, rulebooks, tabletop
 from cardgen.build.jobs import Artefact, BuildOptions, Job, load_game_cached
-from cardgen.errors import CardgenError, Locator, RenderError
+from cardgen.errors import WRITE_ERRNOS, CardgenError, Locator, RenderError
 from cardgen.fileio import CommitPlan, StagedUpdate, write_text_atomic
 
 
@@ -334,6 +334,8 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
             artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
             staged.commit(lambda: decide(staged.path, artefacts))
     except OSError as error:  # a full disk while the manifest, the index page or the journal is staged
+        if error.errno not in WRITE_ERRNOS:
+            raise
         raise _write_failed(error, options.out_dir) from None
     kept = [Artefact.from_entry(entry) for entry in reuse.kept]
     return BuildResult(sorted(artefacts + kept, key=lambda a: a.path), options.out_dir / MANIFEST,
@@ -348,6 +350,8 @@ def _stage(staging: Path, name: str, text: str) -> None:
     try:
         write_text_atomic(staging / name, text)
     except OSError as error:
+        if error.errno not in WRITE_ERRNOS:
+            raise
         error.filename = name
         raise _write_failed(error, staging) from None
 

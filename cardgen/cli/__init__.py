@@ -11,17 +11,13 @@ every writer puts a file in place whole or not at all, so the message says what 
 
 from __future__ import annotations
 
-import errno
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
 import click
 
-from cardgen.errors import CardgenError, ContentErrors
-
-#: What writing a file can fail with that is the machine's state, not a bug: a clean error.
-WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})
+from cardgen.errors import WRITE_ERRNOS, CardgenError, ContentErrors
 
 # name -> "module:attribute"; a new command is one line here plus its module.
 COMMANDS: dict[str, str] = {
