@@ -11,6 +11,7 @@ use (see ``cardgen.cli``).
 from __future__ import annotations
 
 import difflib
+import errno
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -183,3 +184,8 @@ def suggest(name: str, candidates: Iterable[str]) -> str:
     if not close:
         return ""
     return "; did you mean " + " or ".join(f"'{c}'" for c in close) + "?"
+
+
+#: What writing a file fails with when the machine, not cardgen, is at fault (a full disk, a
+#: quota, a read-only or failing disk): reported as a clean error naming the file, never a traceback.
+WRITE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EROFS, errno.EIO})

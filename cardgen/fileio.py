@@ -480,7 +480,11 @@ class StagedUpdate:
                 except OSError as error:
                     problems.append(f"{parent}: {error.strerror or error}")
                     break
-                if target.is_dir() and not _same_filesystem(folder, target):
+                try:
+                    elsewhere = target.is_dir() and not _same_filesystem(folder, target)
+                except FileNotFoundError:  # taken by another run's recovery before we locked it
+                    continue
+                if elsewhere:
                     problems.append(f"{parent}: another filesystem than the output folder")
                     os.rmdir(folder)
                     break

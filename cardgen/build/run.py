@@ -55,6 +55,7 @@ import json
 import multiprocessing
 import os
 import re
+import stat
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -65,7 +66,7 @@ from typing import Any, Callable
 
 from cardgen.build import cards, rulebooks, tabletop
 from cardgen.build.jobs import Artefact, BuildOptions, Job, load_game_cached
-from cardgen.errors import CardgenError, Locator, RenderError
+from cardgen.errors import WRITE_ERRNOS, CardgenError, Locator, RenderError
 from cardgen.fileio import CommitPlan, StagedUpdate, write_text_atomic
 
 
@@ -320,23 +321,47 @@ def build(options: BuildOptions, progress: Callable[[int, int, str], None] | Non
         page = index_html(files, options.content_dir)
         moves = {a.path for a in artefacts}
         if _differs(options.out_dir / INDEX_PAGE, page):
-            write_text_atomic(staging / INDEX_PAGE, page)
+            _stage(staging, INDEX_PAGE, page)
             moves.add(INDEX_PAGE)
         last = None
         if _differs(options.out_dir / MANIFEST, text):
-            write_text_atomic(staging / MANIFEST, text)
+            _stage(staging, MANIFEST, text)
             last = MANIFEST
         return CommitPlan(tuple(sorted(moves)), tuple(r.path for r in outcome["removed"]), last)
 
-    with StagedUpdate(options.out_dir) as staged:
-        artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
-        staged.commit(lambda: decide(staged.path, artefacts))
+    try:
+        with StagedUpdate(options.out_dir) as staged:
+            artefacts = _run_jobs(replace(options, staging_dir=staged.path), jobs, workers, progress)
+            staged.commit(lambda: decide(staged.path, artefacts))
+    except OSError as error:  # a full disk while the manifest, the index page or the journal is staged
+        if error.errno not in WRITE_ERRNOS:
+            raise
+        raise _write_failed(error, options.out_dir) from None
     kept = [Artefact.from_entry(entry) for entry in reuse.kept]
     return BuildResult(sorted(artefacts + kept, key=lambda a: a.path), options.out_dir / MANIFEST,
                        time.perf_counter() - start, len(jobs), workers, outcome["removed"], outcome["left"],
                        staged.recovered, unchanged=len(kept), skipped=reuse.skipped,
                        ran=sorted(job.label for job in jobs), listed=outcome["listed"],
                        warnings=[warning for game in games.values() for warning in game.warnings])
+
+
+def _stage(staging: Path, name: str, text: str) -> None:
+    """Write the manifest or the index page into the staging folder; a full disk is a clean error."""
+    try:
+        write_text_atomic(staging / name, text)
+    except OSError as error:
+        if error.errno not in WRITE_ERRNOS:
+            raise
+        error.filename = name
+        raise _write_failed(error, staging) from None
+
+
+def _write_failed(error: OSError, out_dir: Path) -> RenderError:
+    """A clean error for a write of the build that failed before the commit moved anything: the
+    staging folder is gone with what it held, the output folder is as it was."""
+    where = Path(error.filename) if error.filename else out_dir
+    return RenderError(f"cannot write the build's files: {error.strerror or error}; the output folder is "
+                       "unchanged", Locator(file=where))
 
 
 def _run_jobs(options: BuildOptions, jobs: list[Job], workers: int,
@@ -421,15 +446,61 @@ def _differs(path: Path, text: str) -> bool:
 
 
 def _manifest_entries(out_dir: Path) -> list:
-    """The entries of the output folder's manifest (none when it is missing or unreadable)."""
+    """The entries of the output folder's manifest (none when it is missing or unreadable).
+
+    The manifest is a file anyone may edit, so it is read as data to check: when any entry
+    has a field of the wrong type (:func:`sound_entry`) the whole manifest is taken for one
+    an unknown build wrote -- no entry of it is reused or deleted (a damaged entry could hide
+    that a job's other files are gone), every job runs, and the next manifest lists what
+    this build made.  Never a traceback in every later build.
+    """
     path = out_dir / MANIFEST
-    if not path.is_file():
-        return []
     try:
-        old = json.loads(path.read_text("utf-8")).get("files", [])
-    except (OSError, ValueError, AttributeError):
+        # opened without blocking or following a symlink, checked on the handle: never a FIFO or device
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_MANIFEST_BYTES:
+                return []
+            old = json.loads(handle.read(MAX_MANIFEST_BYTES + 1).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
         return []
-    return old if isinstance(old, list) else []
+    found = old.get("files") if isinstance(old, dict) else None
+    return found if isinstance(found, list) and all(sound_entry(entry) for entry in found) else []
+
+
+#: A manifest larger than this is not read (a build of every bundled game's files is about 200 KB).
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+_TEXT = (str,)
+_TEXT_OR_NONE = (str, type(None))
+#: The type of each field cardgen writes (and reads back) in a manifest entry; other fields
+#: (of a later cardgen) are carried along unread.
+ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
+    "path": _TEXT, "sha256": _TEXT, "game": _TEXT, "kind": _TEXT, "lang": _TEXT_OR_NONE, "paper": _TEXT_OR_NONE,
+    "pages": (int, type(None)), "cards": (int,), "producer": _TEXT, "request": _TEXT, "inputs": _TEXT,
+    "fallback": (int,), "warnings": (list,), "glyphs": (list,), "ink": _TEXT, "printer": _TEXT,
+    "profile": _TEXT, "format": _TEXT, "color": _TEXT, "pdfx": _TEXT_OR_NONE,
+    "max_tac": (int, float, type(None)), "pixels": (list,), "dpi": (int, float), "decks": (int,), "listed": (int,),
+}
+_REQUIRED = ("path", "sha256", "game", "kind")
+
+
+def sound_entry(entry: Any) -> bool:
+    """Whether a manifest entry read from disk has every field cardgen reads of the type it writes."""
+    if not isinstance(entry, dict) or not all(isinstance(entry.get(name), str) for name in _REQUIRED):
+        return False
+    for name, value in entry.items():
+        kinds = ENTRY_FIELDS.get(name)
+        if kinds is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            return False
+        if isinstance(value, int) and value < 0:
+            return False
+        if isinstance(value, list) and not all(isinstance(item, int if name == "pixels" else str)
+                                               and not isinstance(item, bool) for item in value):
+            return False
+    return _inside(entry["path"]) and len(entry["sha256"]) == 64
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,10 @@
 Each sub-command lives in its own module and is imported only when it runs,
 so ``cardgen validate`` never pays for reportlab or weasyprint.  Library
 errors (:class:`cardgen.errors.CardgenError`) become exit code 1 with their
-messages; click's own usage errors keep exit code 2.  ``--debug`` shows the
-traceback instead.
+messages; click's own usage errors keep exit code 2.  A disk that is full (or
+over quota, read-only) while a command writes is such an error too (:data:`WRITE_ERRNOS`):
+every writer puts a file in place whole or not at all, so the message says what failed.
+``--debug`` shows the traceback instead.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 import click
 
-from cardgen.errors import CardgenError, ContentErrors
+from cardgen.errors import WRITE_ERRNOS, CardgenError, ContentErrors
 
 # name -> "module:attribute"; a new command is one line here plus its module.
 COMMANDS: dict[str, str] = {
@@ -70,6 +72,20 @@ class LazyGroup(click.Group):
             if extra is None or (ctx.obj is not None and ctx.obj.debug):
                 raise
             raise LibraryFailure(MissingExtra(extra, [error.name or ""], ctx.invoked_subcommand)) from None
+        except OSError as error:
+            if error.errno not in WRITE_ERRNOS or (ctx.obj is not None and ctx.obj.debug):
+                raise
+            raise LibraryFailure(write_failure(error)) from None
+
+
+def write_failure(error: OSError, target: Path | None = None) -> CardgenError:
+    """A failed write (a full disk ...) as a library error naming the file when it is known."""
+    from cardgen.errors import Locator
+    from cardgen.fileio import WriteError
+
+    where = target or (Path(error.filename) if error.filename else None)
+    return WriteError(f"cannot write: {error.strerror or error}; a file being written is never left half-written",
+                      Locator(file=where) if where is not None else None)
 
 
 class LibraryFailure(click.ClickException):

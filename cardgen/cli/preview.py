@@ -41,7 +41,14 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
         image = render_preview(loaded, card, lang, back=back, dpi=dpi,
                                templates_dir=default_templates_dir(settings.content_dir))
     target = out_path or default_preview_path(game, card, lang, back)
-    write_bytes_atomic(target, image.png)
+    try:
+        write_bytes_atomic(target, image.png)
+    except OSError as error:  # a full disk: the file named, and nothing half-written left
+        from cardgen.cli import WRITE_ERRNOS, write_failure
+
+        if error.errno not in WRITE_ERRNOS:
+            raise
+        raise write_failure(error, target) from None
     for message in glyphs.messages():  # printed as empty boxes: never silently
         click.secho(f"warning: {message}", fg="yellow", err=True)
     click.echo(str(target))

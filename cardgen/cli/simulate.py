@@ -72,7 +72,14 @@ def simulate(
     if json_file is not None:
         from cardgen.fileio import write_text_atomic
 
-        write_text_atomic(json_file, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        try:
+            write_text_atomic(json_file, json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        except OSError as error:  # a full disk: the file named, and nothing half-written left
+            from cardgen.cli import WRITE_ERRNOS, write_failure
+
+            if error.errno not in WRITE_ERRNOS:
+                raise
+            raise write_failure(error, json_file) from None
         click.echo(f"wrote {json_file}")
     if summary["violations"]:
         for message in summary["violation_examples"]:

@@ -17,6 +17,13 @@ measured value against the limit:
 * ``pdfx``: output intent with a CMYK profile, GTS_PDFXVersion, Trapped, ID, XMP;
 * ``pages``: an even page count (or the one expected) and, in a file of one deck,
   the same back on every back page of the printer's order.
+
+A hostile or broken file is a finding too, never a traceback nor gigabytes of work
+(:func:`_readable`, checked before anything is walked or rendered): an encrypted file, more
+than :data:`MAX_PAGES` pages, a page box that is not four numbers, a page larger than
+:data:`MAX_PAGE_PT` a side or pages that would render to more than
+:data:`MAX_RENDER_PIXELS` in all, forms nested deeper than :data:`MAX_FORM_DEPTH`, and
+anything else the walk cannot read (named with its page) end the checks of that file.
 """
 
 from __future__ import annotations
@@ -41,6 +48,15 @@ STROKES = {"S", "s", "b", "B", "b*", "B*"}
 RGB_SPACES = {"/DeviceRGB", "/CalRGB", "/RGB"}
 SPOT_SPACES = {"/Separation", "/DeviceN"}
 PDFX_VERSIONS = {"x-1a": "PDF/X-1:2003", "x-4": "PDF/X-4"}
+#: Pages of a file checked at most (a print-shop file is one deck, a few hundred pages).
+MAX_PAGES = 5000
+#: A page's largest side, in points (70 cm: a press sheet; a card file's pages are a card with bleed).
+MAX_PAGE_PT = 2000.0
+#: Pixels of every page together at :data:`INK_DPI`, what the ink render writes and reads (4 bytes each).
+MAX_RENDER_PIXELS = 100_000_000
+#: Forms placed inside forms, deepest (cardgen's files nest two or three).
+MAX_FORM_DEPTH = 32
+BOXES = ("/MediaBox", "/CropBox", "/BleedBox", "/TrimBox")
 
 
 @dataclass(frozen=True)
@@ -93,24 +109,98 @@ def preflight(path: Path, shop: Printer, expected_pages: int | None = None, deck
         raise RenderError(f"{path} is larger than {MAX_PDF_BYTES} bytes")
     try:
         pdf = pikepdf.open(path)
-    except pikepdf.PdfError as exc:
+    except pikepdf.PasswordError:
+        report.findings.append(Finding(label, None, "pdf", "file", "encrypted (it needs a password to open)",
+                                       "no encryption"))
+        return report
+    except (pikepdf.PdfError, RecursionError, ValueError) as exc:
         report.findings.append(Finding(label, None, "pdf", "file", f"cannot be read: {exc}"))
         return report
     with pdf:
-        report.pages = len(pdf.pages)
+        if not _readable(pdf, label, report):
+            return report
         checker = _Checker(label, shop, report.findings)
-        checker.document(pdf)
-        backs: list[str] = []  # digest of each page where the printer's order puts a back
-        for number, page in enumerate(pdf.pages, 1):
-            checker.page(number, page)
-            if (number % 2 == 1) == (shop.order == "back-face"):
-                backs.append(_content_digest(page))
+        try:
+            checker.document(pdf)
+            backs: list[str] = []  # digest of each page where the printer's order puts a back
+            for number, page in enumerate(pdf.pages, 1):
+                checker.page(number, page)
+                if (number % 2 == 1) == (shop.order == "back-face"):
+                    backs.append(_content_digest(page))
+        except Exception as exc:  # noqa: BLE001 - a structure no printer could read either: named with its page
+            report.findings.append(Finding(label, checker.page_no or None, "pdf", "structure",
+                                           f"cannot be read: {type(exc).__name__}: {str(exc)[:200]}"))
+            return report
         _pages(label, shop, report.pages, expected_pages, backs,
                shop.files == "pdf-per-deck" if deck is None else deck, report.findings)
     _safe_zone(path, label, shop, report.findings)
     if shop.cmyk:
         _ink(path, label, shop, report)
     return report
+
+
+def _readable(pdf, label: str, report: Report) -> bool:
+    """Whether the file can be checked within bounds (see the module's docstring); the reasons
+    it cannot are added to ``report`` as findings naming the file and page."""
+    out = report.findings
+    if pdf.is_encrypted:
+        out.append(Finding(label, None, "pdf", "file", "encrypted", "no encryption"))
+        return False
+    try:
+        report.pages = len(pdf.pages)
+    except Exception as exc:  # noqa: BLE001 - a page tree that does not read
+        out.append(Finding(label, None, "pdf", "page tree", f"cannot be read: {type(exc).__name__}: {exc}"))
+        return False
+    if report.pages > MAX_PAGES:
+        out.append(Finding(label, None, "pages", "page count", f"{report.pages} pages", f"at most {MAX_PAGES}"))
+        return False
+    pixels = 0.0
+    for number, page in enumerate(pdf.pages, 1):
+        try:
+            boxes = {name: _rectangle(page.obj.get(name)) for name in BOXES if name in page.obj}
+            media = _rectangle(page.mediabox) if "/MediaBox" not in boxes else boxes["/MediaBox"]
+        except Exception as exc:  # noqa: BLE001
+            out.append(Finding(label, number, "pdf", "page", f"cannot be read: {type(exc).__name__}: {exc}"))
+            return False
+        bad = [name[1:] for name, box in boxes.items() if box is None]
+        if media is None and "MediaBox" not in bad:
+            bad.insert(0, "MediaBox")
+        if bad:
+            out.append(Finding(label, number, "boxes", ", ".join(bad), "not a rectangle of four numbers",
+                               "[x0 y0 x1 y1]"))
+            return False
+        width, height = media[2] - media[0], media[3] - media[1]
+        if max(width, height) > MAX_PAGE_PT:
+            out.append(Finding(label, number, "pages", "page size", f"{width:g} x {height:g} pt",
+                               f"at most {MAX_PAGE_PT:g} pt a side"))
+            return False
+        pixels += (width / 72 * INK_DPI + 1) * (height / 72 * INK_DPI + 1)
+    if pixels > MAX_RENDER_PIXELS:
+        out.append(Finding(label, None, "pages", "pages together", f"{pixels / 1e6:.0f} million pixels to render "
+                           f"at {INK_DPI} dpi", f"at most {MAX_RENDER_PIXELS / 1e6:g} million"))
+        return False
+    return True
+
+
+def _rectangle(box) -> list[float] | None:
+    """A page box as four finite numbers, lower left first; None when it is not one."""
+    import pikepdf
+
+    if not isinstance(box, pikepdf.Array) or len(box) != 4:
+        return None
+    values = []
+    for value in box:
+        if isinstance(value, (bool, str, bytes, pikepdf.Name, pikepdf.String)):
+            return None
+        try:
+            number = float(value)
+        except Exception:  # noqa: BLE001 - an array, a dictionary, a null
+            return None
+        if not math.isfinite(number):
+            return None
+        values.append(number)
+    x0, y0, x1, y1 = values
+    return [min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1)]
 
 
 def _content_digest(page) -> str:
@@ -277,6 +367,10 @@ class _Checker:
             key = xobject.objgen
             placed = (key, tuple(round(v, 3) for v in ctm))
             if key in visiting or placed in self._walked:  # a form placed alike again holds nothing new
+                return
+            if len(visiting) >= MAX_FORM_DEPTH:
+                self.fail("pdf", f"form {name}", f"forms nested deeper than {MAX_FORM_DEPTH}",
+                          f"at most {MAX_FORM_DEPTH}")
                 return
             self._walked.add(placed)
             group = xobject.get("/Group")

@@ -17,6 +17,8 @@ import functools
 import importlib
 import logging
 import os
+import signal
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -63,7 +65,7 @@ def dask_executor(scheduler: str, workers: int | None = None) -> Iterator[tuple[
     try:
         if scheduler == "local":
             # the intervals are read as the scheduler, nannies and workers start
-            with dask.config.set(LOCAL_CLUSTER_CONFIG):
+            with dask.config.set(LOCAL_CLUSTER_CONFIG), _workers_ignore_interrupts():
                 cluster = LocalCluster(
                     n_workers=workers or os.cpu_count() or 1,
                     threads_per_worker=1,
@@ -120,6 +122,23 @@ async def _stop_heartbeat(dask_worker: Any) -> None:
     callback = getattr(dask_worker, "periodic_callbacks", {}).get("heartbeat")
     if callback is not None:
         callback.stop()
+
+
+@contextmanager
+def _workers_ignore_interrupts() -> Iterator[None]:
+    """Worker processes started in here ignore SIGINT (an ignored signal stays ignored in a
+    child, and Python then installs no KeyboardInterrupt of its own there).  Ctrl-C reaches
+    every process of the terminal's group: a worker interrupted mid-chunk closes by itself
+    and logs its half-closed connections as tracebacks.  The sweep, which gets it too,
+    closes the client and the cluster in order and says "interrupted"."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def run_chunk_from(task: ChunkTask, snapshot: GameSnapshot) -> ChunkResult:

@@ -37,8 +37,11 @@ import hashlib
 import importlib
 import itertools
 import json
+import math
+import os
 import random
 import re
+import stat
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -61,6 +64,10 @@ CHECK_EVERY = 100
 # and where the engine keeps a running score the lead changes ("lead_changes") and the turns the
 # sole winner was not leading ("behind", of "scored_turns")
 Record = tuple
+#: The chunk files' format; a chunk of another format (an earlier cardgen's) is played again.
+CHUNK_FORMAT = 2
+#: A chunk file larger than this is not read (250 games' records are a few hundred KB).
+MAX_CHUNK_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -213,8 +220,14 @@ def run_chunk(task: ChunkTask) -> ChunkResult:
 
 
 def chunk_text(task: ChunkTask, records: list[Record]) -> str:
-    """The chunk file: the task's name and its records, one line of JSON."""
-    return json.dumps({"task": task.name, "records": records}) + "\n"
+    """The chunk file, one line of JSON: its format, the task's name, the number of games, the
+    records and a SHA-256 of the name and records (:func:`_saved` checks each)."""
+    return json.dumps({"format": CHUNK_FORMAT, "task": task.name, "games": len(records), "records": records,
+                       "sha256": _records_digest(task.name, records)}) + "\n"
+
+
+def _records_digest(name: str, records: Sequence[Sequence[Any]]) -> str:
+    return hashlib.sha256(json.dumps([name, records], separators=(",", ":")).encode("utf-8")).hexdigest()
 
 
 def play_chunk(task: ChunkTask) -> list[Record]:
@@ -411,6 +424,7 @@ def run_sweep(
             for task in plan.chunk_tasks(cell, played[cell.index], targets[cell.index]):
                 records = _saved(folder / f"{task.name}.json", task)
                 if records is None:
+                    _discard(folder / f"{task.name}.json")  # a FIFO or a symlink would refuse the new file
                     todo.append(task)
                 else:
                     tallies[task.cell].add(records)
@@ -448,15 +462,77 @@ def next_target(plan: SweepPlan, tally: CellTally, played: int) -> int:
 
 
 def _saved(path: Path, task: ChunkTask) -> list | None:
-    """A finished chunk's records, or None when it is missing or unreadable (a crash mid-write)."""
+    """A finished chunk's records, or None when the file is not one this sweep wrote whole.
+
+    A resumed sweep counts what it reads as results, so nothing is trusted: the file must be
+    a regular file (opened without following a symlink or waiting on a FIFO, at most
+    :data:`MAX_CHUNK_BYTES`), of :data:`CHUNK_FORMAT`, for this task, with as many records
+    as the task has games and the digest written with them, and every record of the shape
+    and range a played game gives (:func:`_sound_record`).  A chunk that fails any of it --
+    torn by a crash, damaged, edited, of an earlier cardgen -- is played again.
+    """
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        records = data["records"]
-    except (OSError, ValueError, KeyError, TypeError):
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
         return None
-    if data.get("task") != task.name or [r[0] for r in records] != list(range(task.start, task.stop)):
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CHUNK_BYTES:
+                return None
+            data = json.loads(handle.read(MAX_CHUNK_BYTES + 1).decode("utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("format") != CHUNK_FORMAT or data.get("task") != task.name:
+        return None
+    records = data.get("records")
+    games = task.stop - task.start
+    if not isinstance(records, list) or len(records) != games or data.get("games") != games:
+        return None
+    if data.get("sha256") != _records_digest(task.name, records):
+        return None
+    if not all(_sound_record(record, index, task.players) for index, record in zip(range(task.start, task.stop), records)):
         return None
     return records
+
+
+def _discard(path: Path) -> None:
+    """Remove a chunk file that did not verify (a symlink itself, never what it names)."""
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+    except OSError:  # missing, or not ours to remove: writing the new chunk says so
+        pass
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _sound_record(record: Any, index: int, players: int) -> bool:
+    """Whether a record read back is one :func:`play_chunk` could have made for game ``index``."""
+    if not isinstance(record, list) or len(record) != 8:
+        return False
+    number, turns, violation, winners, scores, draw, events, extra = record
+    if not isinstance(extra, dict) or not all(
+            isinstance(key, str) and isinstance(value, (int, float)) and not isinstance(value, bool)
+            and math.isfinite(value) and value >= 0 for key, value in extra.items()):
+        return False
+    if number != index or not _count(number) or not _count(turns) or not isinstance(draw, bool):
+        return False
+    if violation is not None and not isinstance(violation, str):
+        return False
+    if not isinstance(winners, list) or not all(_count(seat) and seat < players for seat in winners):
+        return False
+    if len(set(winners)) != len(winners):
+        return False
+    if not isinstance(scores, list) or len(scores) > players or not all(
+            isinstance(score, (int, float)) and not isinstance(score, bool) and math.isfinite(score)
+            for score in scores):
+        return False
+    return isinstance(events, list) and all(
+        isinstance(event, list) and len(event) == 2 and isinstance(event[0], str) and _count(event[1])
+        for event in events)
 
 
 # -- the document ----------------------------------------------------------------------------------

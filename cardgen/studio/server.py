@@ -10,6 +10,14 @@ elsewhere cannot reach the studio through a DNS name pointed at 127.0.0.1) -- ge
 
 ``/events`` is a stream of server-sent events: ``hello`` with the current version on connect,
 ``update`` after every change the file watcher (:mod:`cardgen.studio.watcher`) applied.
+
+Nobody can starve it (:class:`Connections`): a request must arrive whole within
+:data:`REQUEST_TIMEOUT_S` and an idle connection is closed after it; at most
+:data:`MAX_PER_CLIENT` connections per client address and :data:`MAX_CONNECTIONS` in all
+are open, and a new connection over a cap takes the place of the oldest one that is idle
+(then of the oldest event stream, which a browser reopens by itself), so idle or half-sent
+connections, however many, never keep a real request out.  Other methods get a 405 and the
+connection is closed; a client that resets or goes away is forgotten without a word.
 """
 
 from __future__ import annotations
@@ -18,7 +26,10 @@ import errno
 import json
 import queue
 import socket
+import sys
 import threading
+import time
+from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
@@ -32,6 +43,79 @@ SIDES = ("face", "back")
 HEARTBEAT_S = 15.0  # a comment line on the event stream, so a closed tab is noticed
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 MAX_TARGET = 2048  # characters of a request target
+#: Seconds a request (its line and headers) may take to arrive, and a kept-alive connection may idle.
+REQUEST_TIMEOUT_S = 10.0
+#: Connections open at once from one client address, and in all (each is a thread and a file).
+MAX_PER_CLIENT = 64
+MAX_CONNECTIONS = 256
+#: What a client going away mid-answer raises: never worth a traceback.
+DISCONNECTS = (ConnectionError, TimeoutError)
+
+
+@dataclass
+class _Connection:
+    sock: socket.socket
+    client: str
+    since: float  # when it began waiting for a request, or began its answer
+    state: str = "idle"  # idle (waiting for a request), busy (answering), stream (/events)
+
+
+class Connections:
+    """The open connections, for the caps and timeouts of the module's docstring."""
+
+    def __init__(self, per_client: int = MAX_PER_CLIENT, total: int = MAX_CONNECTIONS,
+                 timeout_s: float = REQUEST_TIMEOUT_S):
+        self.per_client, self.total, self.timeout_s = per_client, total, timeout_s
+        self._lock = threading.Lock()
+        self._open: dict[int, _Connection] = {}
+
+    def admit(self, sock: socket.socket, client: str) -> bool:
+        """Whether a new connection is served, after closing the idle ones whose time is up and,
+        over a cap, the oldest idle one (else event stream) of that client or of all."""
+        with self._lock:
+            now = time.monotonic()
+            for found in list(self._open.values()):
+                if found.state == "idle" and now - found.since > self.timeout_s:
+                    self._drop(found)
+            mine = [found for found in self._open.values() if found.client == client]
+            if len(mine) >= self.per_client and not self._evict(mine):
+                return False
+            if len(self._open) >= self.total and not self._evict(list(self._open.values())):
+                return False
+            self._open[id(sock)] = _Connection(sock, client, now)
+            return True
+
+    def mark(self, sock: socket.socket, state: str) -> None:
+        with self._lock:
+            found = self._open.get(id(sock))
+            if found is not None and found.sock is sock:
+                found.state, found.since = state, time.monotonic()
+
+    def forget(self, sock: socket.socket) -> None:
+        with self._lock:
+            found = self._open.get(id(sock))
+            if found is not None and found.sock is sock:
+                del self._open[id(sock)]
+
+    def count(self) -> int:
+        with self._lock:
+            return len(self._open)
+
+    def _evict(self, among: list[_Connection]) -> bool:
+        for state in ("idle", "stream"):
+            waiting = [found for found in among if found.state == state]
+            if waiting:
+                self._drop(min(waiting, key=lambda found: found.since))
+                return True
+        return False  # every one is answering a request: the new one waits its turn elsewhere
+
+    def _drop(self, found: _Connection) -> None:
+        """Close a connection under its handler's feet: its read returns nothing and it ends."""
+        del self._open[id(found.sock)]
+        try:
+            found.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
 
 
 class Broker:
@@ -70,6 +154,9 @@ class StudioServer(ThreadingHTTPServer):
     # SO_REUSEADDR: a studio restarted at once gets its port back (connections of the last one
     # linger in TIME_WAIT); on Linux a port another program listens on is still refused
     allow_reuse_address = True
+    # connections waiting to be accepted: the default 5 makes a burst of connections (a page's
+    # pictures, or a flood) wait out TCP's one-second retries
+    request_queue_size = 128
 
     def __init__(self, studio: Studio, host: str, port: int):
         self.studio = studio
@@ -91,6 +178,33 @@ class StudioServer(ThreadingHTTPServer):
             raise ServeError(f"cannot listen on {host}:{port}: {exc.strerror or exc}") from None
         self.host = host
         self.allowed_hosts = self._allowed_hosts(host)
+        self.connections = Connections()
+
+    def process_request(self, request, client_address) -> None:
+        if not self.connections.admit(request, str(client_address[0])):
+            try:
+                request.sendall(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
+                                b"Connection: close\r\nRetry-After: 1\r\n\r\n")
+            except OSError:
+                pass
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:  # no thread for it (the process is out of threads): closed, not leaked
+            self.connections.forget(request)
+            self.shutdown_request(request)
+            raise
+
+    def shutdown_request(self, request) -> None:
+        self.connections.forget(request)
+        super().shutdown_request(request)
+
+    def handle_error(self, request, client_address) -> None:
+        """A client that reset, went away or timed out is no error of ours: nothing is printed."""
+        if isinstance(sys.exc_info()[1], DISCONNECTS):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def port(self) -> int:
@@ -120,6 +234,12 @@ class StudioHandler(BaseHTTPRequestHandler):
     server: StudioServer
     server_version = "cardgen-studio"
     sys_version = ""
+    timeout = REQUEST_TIMEOUT_S  # each read and write of the connection (StreamRequestHandler.setup)
+    head = False  # a HEAD request: headers only
+
+    def handle_one_request(self) -> None:
+        self.server.connections.mark(self.connection, "idle")  # waiting for the next request
+        super().handle_one_request()
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
         pass  # the studio is quiet; errors show in the page
@@ -132,11 +252,15 @@ class StudioHandler(BaseHTTPRequestHandler):
         self._dispatch(head=False)
 
     def _refuse(self) -> None:
-        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"", "text/plain", extra={"Allow": "GET, HEAD"})
+        self.server.connections.mark(self.connection, "busy")
+        self.head = False
+        self.close_connection = True  # its body, never read, must not be taken for the next request
+        self._send(HTTPStatus.METHOD_NOT_ALLOWED, b"", "text/plain", extra={"Allow": "GET, HEAD", "Connection": "close"})
 
     do_POST = do_PUT = do_DELETE = do_PATCH = do_OPTIONS = _refuse  # noqa: N815
 
     def _dispatch(self, head: bool) -> None:
+        self.server.connections.mark(self.connection, "busy")
         self.head = head
         parts = self._parts()
         if parts is None:
@@ -233,6 +357,7 @@ class StudioHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if self.head:
             return
+        self.server.connections.mark(self.connection, "stream")
         stream = broker.subscribe()
         try:
             self._event("hello", {"version": self.server.studio.version})
@@ -257,4 +382,4 @@ class StudioHandler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
 
-__all__ = ["Broker", "StudioServer"]
+__all__ = ["Broker", "Connections", "StudioServer"]

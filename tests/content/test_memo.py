@@ -84,7 +84,8 @@ def test_a_torn_or_foreign_entry_is_computed_again(cache):
     entry.write_bytes(pickle.dumps([1, 2])[:5])  # cut short, as by a crash mid-write elsewhere
     assert memo.cached("test", [b"x"], compute) == [1, 2]
     assert compute.calls == 2
-    assert pickle.loads(entry.read_bytes()) == [1, 2]  # and written whole again
+    again = Counter("not called")
+    assert memo.cached("test", [b"x"], again) == [1, 2] and again.calls == 0  # and written whole again
 
 
 def test_off_means_no_folder_and_no_reuse(cache, monkeypatch):
@@ -144,7 +145,7 @@ def test_only_the_last_few_versions_of_cardgen_keep_a_folder(cache):
         (old / "yaml").mkdir(parents=True)
         os.utime(old, (1_600_000_000 + number, 1_600_000_000 + number))
     memo.cached("test", [b"x"], Counter(1))
-    kept = sorted(p.name for p in cache.iterdir())
+    kept = sorted(p.name for p in cache.iterdir() if p.is_dir())
     assert len(kept) == memo.KEEP_VERSIONS
     assert memo._folder().name in kept
     assert f"{memo.KEEP_VERSIONS + 1:016x}" in kept and f"{0:016x}" not in kept
@@ -220,7 +221,7 @@ def test_a_build_from_the_cache_writes_the_same_bytes(tmp_path):
         assert done.returncode == 0, done.stderr
         outputs[name] = {p.relative_to(out): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
         if name == "cold":
-            (version,) = (tmp_path / "cache").iterdir()
+            (version,) = [p for p in (tmp_path / "cache").iterdir() if p.is_dir()]
             assert {p.name for p in version.iterdir()} >= {"yaml", "model", "deck", "po", "layout", "font"}
     assert any(path.suffix == ".pdf" for path in outputs["off"])
     assert outputs["cold"] == outputs["off"]
@@ -236,3 +237,118 @@ def test_a_cache_folder_deleted_while_a_process_runs_is_made_again(cache):
     compute = Counter(2)
     assert memo.cached("test", [b"y"], compute) == 2
     assert memo.cached("test", [b"y"], compute) == 2 and compute.calls == 1
+
+
+# --- issue #28, item 4: an entry is trusted only when nobody else could have written it ---
+
+class Planted:
+    """A pickle that, once loaded, leaves a file behind: what another user would plant."""
+
+    def __init__(self, witness: Path):
+        self.witness = witness
+
+    def __reduce__(self):
+        return (Path.write_text, (self.witness, "ran"))
+
+
+def entry_path(kind: str, parts) -> Path:
+    return memo._folder() / kind / memo._key(kind, parts)
+
+
+def test_hostile_cache_a_pickle_planted_in_a_subfolder_others_may_write_never_runs(cache, tmp_path):
+    """The top folder 0700 but a kind's folder 0777: its entries are not read, nor written."""
+    memo.cached("test", [b"x"], Counter(1))
+    folder = entry_path("test", [b"x"]).parent
+    os.chmod(folder, 0o777)
+    witness = tmp_path / "witness"
+    entry_path("test", [b"x"]).write_bytes(pickle.dumps(Planted(witness)))
+    compute = Counter(1)
+    assert memo.cached("test", [b"x"], compute) == 1
+    assert memo.cached("test", [b"x"], compute) == 1
+    assert compute.calls == 2 and not witness.exists()
+    os.chmod(memo._folder(), 0o777)  # the version's folder likewise
+    memo._folder.cache_clear()
+    assert memo._folder() is None
+
+
+def test_hostile_cache_an_unsigned_pickle_in_a_private_folder_never_runs(cache, tmp_path):
+    """Even in a folder of the user's own, an entry without this cache's signature is not unpickled."""
+    memo.cached("test", [b"x"], Counter(1))
+    witness = tmp_path / "witness"
+    data = pickle.dumps(Planted(witness))
+    for planted in (data, memo.MAGIC + bytes(32) + b"builtins.int\n" + data):
+        entry_path("test", [b"x"]).write_bytes(planted)
+        compute = Counter(1)
+        assert memo.cached("test", [b"x"], compute) == 1 and compute.calls == 1
+        assert not witness.exists()
+
+
+def test_hostile_cache_a_valid_pickle_of_another_type_is_a_miss(cache):
+    memo.cached("test", [b"x"], Counter({"a": 1}))
+    entry = entry_path("test", [b"x"])
+    entry.write_bytes(pickle.dumps(42))  # no signature
+    assert memo.cached("test", [b"x"], Counter({"a": 1})) == {"a": 1}
+    # signed with the user's own key, but not the type it was written with
+    key = (cache / memo.KEY_FILE).read_bytes()
+    body = b"builtins.dict\n" + pickle.dumps(42)
+    entry.write_bytes(memo.MAGIC + memo._signature(key, entry.name, body) + body)
+    compute = Counter({"a": 1})
+    assert memo.cached("test", [b"x"], compute) == {"a": 1} and compute.calls == 1
+    # an entry copied under another key is not that key's entry
+    other = entry_path("test", [b"y"])
+    other.write_bytes(entry.read_bytes())
+    compute = Counter("y")
+    assert memo.cached("test", [b"y"], compute) == "y" and compute.calls == 1
+
+
+@pytest.mark.parametrize("cut", [0, 5, len(memo.MAGIC) + 10, -1])
+def test_hostile_cache_a_torn_entry_is_a_miss(cache, cut):
+    memo.cached("test", [b"x"], Counter(list(range(50))))
+    entry = entry_path("test", [b"x"])
+    entry.write_bytes(entry.read_bytes()[:cut])
+    compute = Counter(list(range(50)))
+    assert memo.cached("test", [b"x"], compute) == list(range(50)) and compute.calls == 1
+
+
+def test_hostile_cache_a_fifo_or_symlink_entry_never_hangs_and_is_a_miss(cache, tmp_path):
+    import threading
+
+    memo.cached("test", [b"x"], Counter(1))
+    memo.cached("test", [b"y"], Counter(2))
+    fifo = entry_path("test", [b"x"])
+    fifo.unlink()
+    os.mkfifo(fifo)
+    link = entry_path("test", [b"y"])
+    target = tmp_path / "elsewhere"
+    target.write_bytes(link.read_bytes())  # a good entry, but reached through a symlink
+    link.unlink()
+    link.symlink_to(target)
+    results = []
+    worker = threading.Thread(target=lambda: results.append(
+        (memo.cached("test", [b"x"], Counter(1)), memo.cached("test", [b"y"], Counter("fresh")))), daemon=True)
+    worker.start()
+    worker.join(10)
+    assert not worker.is_alive(), "reading a FIFO entry hung"
+    assert results == [(1, "fresh")]
+    assert target.read_bytes() != b"" and not link.is_symlink()  # replaced, the outside file untouched
+
+
+def test_hostile_cache_a_kind_folder_that_is_a_symlink_is_not_used(cache, tmp_path):
+    memo.cached("other", [b"x"], Counter(1))
+    outside = tmp_path / "outside"
+    outside.mkdir(mode=0o700)
+    (memo._folder() / "test").symlink_to(outside)
+    compute = Counter(3)
+    assert memo.cached("test", [b"x"], compute) == 3
+    assert memo.cached("test", [b"x"], compute) == 3
+    assert compute.calls == 2 and list(outside.iterdir()) == []
+
+
+def test_hostile_cache_a_key_others_may_read_is_not_used(cache):
+    memo.cached("test", [b"x"], Counter(1))
+    os.chmod(cache / memo.KEY_FILE, 0o644)
+    memo._SECRETS.clear()  # a new process: the key is read again
+    compute = Counter(1)
+    memo.cached("test", [b"x"], compute)
+    memo.cached("test", [b"x"], compute)
+    assert compute.calls == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -115,7 +116,10 @@ def test_chunk_tallies_merged_in_any_order_equal_one_tally_of_every_record():
 def test_chunk_file_text_is_the_records_of_its_games():
     task = himmel_plan(games=12, players=(3,), options=()).tasks()[0]
     result = run_chunk(task)
-    assert json.loads(result.text) == {"task": task.name, "records": json.loads(json.dumps(play_chunk(task)))}
+    records = json.loads(json.dumps(play_chunk(task)))
+    chunk = json.loads(result.text)
+    assert chunk == {"format": 2, "task": task.name, "games": 12, "records": records, "sha256": chunk["sha256"]}
+    assert chunk["sha256"] == hashlib.sha256(json.dumps([task.name, records], separators=(",", ":")).encode()).hexdigest()
     assert result.text.endswith("}\n") and result.tally.games == 12
 
 
