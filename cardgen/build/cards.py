@@ -72,7 +72,22 @@ def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str, ink: str
                      ink=ink)
     data, pages, cards = render_pnp(game, lang, pnp, options.templates_dir)
     return [write_artefact(options, pnp_name(game_id, lang, paper, options, ink), data, game=game_id, kind="pnp",
-                           lang=lang, paper=paper, pages=pages, cards=cards, ink=ink)]
+                           lang=lang, paper=paper, pages=pages, cards=cards, ink=ink,
+                           **smallest_text(game, lang, options.templates_dir))]
+
+
+def smallest_text(game, lang: str, templates_dir) -> dict:
+    """The smallest size any text of the cards is fitted at in ``lang`` (manifest ``smallest_pt``,
+    ``smallest_card``), which the build reports per game and language."""
+    from cardgen.cards.card import CardRenderer
+
+    renderer = CardRenderer(game, lang, templates_dir)
+    plans = [renderer.face(card) for card in game.cards] + [renderer.back(back.id) for back in game.meta.backs]
+    sizes = [(op[4], plan.label) for plan in plans for op in plan.ops if op[0] == "text"]
+    if not sizes:
+        return {}
+    size, label = min(sizes, key=lambda found: found[0])
+    return {"smallest_pt": round(size, 2), "smallest_card": label}
 
 
 def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefact]:

@@ -146,9 +146,20 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         if bar and "bar" in bar:
             bar["bar"].__exit__(None, None, None)
     _summary(result)
+    _smallest_text(result)
     _fallback_warnings(result)
     echo_warnings(result.warnings)
     _glyph_warnings(result)
+
+
+def _smallest_text(result) -> None:
+    """The smallest size text is fitted at, per game and language (the floors: 'cardgen validate')."""
+    from cardgen.build import smallest_text_summary
+
+    found = smallest_text_summary(result.artefacts)
+    if found:
+        click.echo("smallest card text: " + "; ".join(
+            f"{game} [{lang}] {size:g} pt ({card})" for game, lang, size, card in found))
 
 
 def _glyph_warnings(result) -> None:
