@@ -129,14 +129,24 @@ def png_job(options: BuildOptions, game_id: str, langs: tuple[str, ...], part: i
     from cardgen.printing.shop import render_pngs
 
     printer_id = printer_id or options.profile
+    from cardgen.i18n.labels import card_label, game_lookup
+
     game = load_game_cached(options.content_dir, game_id)
     cache: dict = {}
     out: list[Artefact] = []
     for lang in langs:
         images, (w, h), dpi = render_pngs(game, lang, printer_id, options.templates_dir, cache,
                                           part=part, parts=parts)
+        lookup = game_lookup(game, lang)
+        # the card's name in that language, for the index page's alt text: longest id first, as an id may
+        # end like another with its copy number
+        names = sorted(((card.id, card_label(game, card, lookup).text) for card in game.cards),
+                       key=lambda item: -len(item[0]))
         for stem, png, cards in images:
             rel = f"{game_id}/{lang}/png-{printer_id}/{stem}.png"
+            bare = stem.split("-", 1)[1] if "-" in stem and stem.split("-", 1)[0].isdigit() else ""
+            name = next((label for card_id, label in names if bare == card_id or bare.startswith(card_id + "-")), None)
+            extra = {"name": name} if name else {}
             out.append(write_artefact(options, rel, png, game=game_id, kind="shop-png", lang=lang, cards=cards,
-                                      pixels=[w, h], dpi=dpi, profile=printer_id, printer=printer_id))
+                                      pixels=[w, h], dpi=dpi, profile=printer_id, printer=printer_id, **extra))
     return out

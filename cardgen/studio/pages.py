@@ -29,6 +29,15 @@ SNIPPET_LINES = 12  # lines of cards.yaml shown from a card's first line
 MAX_SNIPPET_BYTES = 2 * 1024 * 1024
 
 
+def vision_filters() -> list[tuple[str, str]]:
+    """(vision, feColorMatrix values) of the studio's colour-vision switch: Machado 2009 at full
+    severity, which works on linear RGB as an SVG filter does with color-interpolation-filters linearRGB."""
+    from cardgen.color.vision import MACHADO_MATRICES
+
+    return [(name, " ".join(" ".join(f"{v:g}" for v in row) + " 0 0" for row in matrix) + " 0 0 0 1 0")
+            for name, matrix in MACHADO_MATRICES.items()]
+
+
 class Pages:
     def __init__(self, studio: Studio):
         from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -37,7 +46,7 @@ class Pages:
         self.env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                                autoescape=select_autoescape(default=True, default_for_string=True),
                                trim_blocks=True, lstrip_blocks=True)
-        self.env.globals.update(badge_titles=BADGE_TITLES, url=url)
+        self.env.globals.update(badge_titles=BADGE_TITLES, url=url, vision_filters=vision_filters())
 
     # -- pages ---------------------------------------------------------------------------------
     def overview(self) -> str:
