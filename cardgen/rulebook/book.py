@@ -34,6 +34,7 @@ from weasyprint.urls import FatalURLFetchingError
 from cardgen import resources
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
+from cardgen.rulebook.tagging import PDF_VARIANT, running_heads_as_artifacts
 from cardgen.i18n.texts import Texts, Warning_
 from cardgen.cards.fonts import FONT_DIR, report_glyphs
 from cardgen.rulebook import answers, fonts, hyphenation, images
@@ -89,6 +90,7 @@ class CardShow:
     detail: Markup | None
     image: str | None  # URL for <img>, None for an empty slot
     color: str
+    alt: str = ""  # the picture's text alternative: the card's name and rule, plain text
 
 
 @dataclass
@@ -133,14 +135,17 @@ def _card_show(game: "Game", texts: Texts, card, image_url) -> CardShow:
     name_key = card.text.get("name")
     rule_key = card.text.get("rule")
     detail_key = f"rules.card.{card.id}"
+    name = texts.markup(name_key) if name_key else _label(game, texts, card)
+    rule = texts.markup(rule_key) if rule_key else None
     return CardShow(
         id=card.id,
-        name=texts.markup(name_key) if name_key else _label(game, texts, card),
+        name=name,
         copies=card.copies,
-        rule=texts.markup(rule_key) if rule_key else None,
+        rule=rule,
         detail=texts.markup(detail_key) if texts.has(detail_key) else None,
         image=image_url(card.id),
         color=color,
+        alt=name.striptags() + (f": {rule.striptags()}" if rule else ""),
     )
 
 
@@ -437,8 +442,9 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             document = _pad_booklet(document, render) or render(4 - len(document.pages) % 4)[0]
         name = f"{game.id}/{language}/{paper}" if part == "rulebook" else f"{game.id}/{language}/{part}/{paper}"
         identifier = hashlib.sha256(f"{name}/{len(document.pages)}".encode()).hexdigest()[:32].encode()
-        with _deflate_level(6):
-            pdf = document.write_pdf(pdf_identifier=identifier)
+        # tagged PDF/UA-1: structure tree, title shown, XMP; running heads as artifacts (cardgen.rulebook.tagging)
+        with _deflate_level(6), running_heads_as_artifacts(document):
+            pdf = document.write_pdf(pdf_identifier=identifier, pdf_variant=PDF_VARIANT)
         pages = len(document.pages)
         del document
     fetcher.check()
