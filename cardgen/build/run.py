@@ -84,6 +84,7 @@ class Producer:
 PRODUCERS: dict[str, Producer] = {
     "cards": Producer(cards.plan),
     "rulebook": Producer(rulebooks.plan, rulebooks.warm_up),
+    "rulebook-html": Producer(rulebooks.web_plan),  # the rulebook as a web page beside the PDFs
     "tabletop": Producer(tabletop.plan),  # only with --tabletop or --only tabletop
 }
 

@@ -45,8 +45,8 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
                    "drivethrucards (CMYK PDF/X-1a per deck), eu-pdfx4 (CMYK PDF/X-4); see "
                    "templates/cards/printers.yaml.")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
-              help="Run only this producer (repeatable): cards, rulebook or tabletop (default: cards and "
-                   "rulebook; tabletop only when asked for).")
+              help="Run only this producer (repeatable): cards, rulebook, rulebook-html or tabletop (default: "
+                   "cards, rulebook and rulebook-html; tabletop only when asked for).")
 @click.option("--tabletop", "tabletop", multiple=True, type=click.Choice(["tts", "sprites"]),
               help="Also write card sheets for digital tables into OUT/GAME/LANG/tabletop/ (repeatable): tts: "
                    "Tabletop Simulator deck sheets and a saved object; sprites: one sprite sheet with a JSON "

@@ -298,9 +298,14 @@ def render_html(
     blank_pages: int = 0,
     toc_pages: dict[str, int] | None = None,
     part: str = "rulebook",
+    web: Any = None,
 ) -> tuple[str, Texts]:
     """The rulebook (or, with ``part="answer-key"``, head-game's answer key) as HTML,
-    and the text lookup (holding its warnings)."""
+    and the text lookup (holding its warnings).
+
+    ``web`` (a :class:`cardgen.rulebook.web.WebPlace`: where the stylesheet and each card's
+    picture are) makes the page for a screen instead of for WeasyPrint: its stylesheet,
+    landmarks, the card pictures as files beside it."""
     if paper not in PAPERS:
         raise RenderError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
     if part not in PARTS:
@@ -311,6 +316,8 @@ def render_html(
     def image_url(card_id: str) -> str | None:
         if images.renderer() is None:
             return None
+        if web is not None:
+            return web.picture(card_id)
         return f"{CARD_SCHEME}:{game.id}/{card_id}?lang={language}"
 
     meta = game.meta
@@ -345,6 +352,8 @@ def render_html(
         # set: only a first page to drop, the contents with these page numbers, the blank
         # pages and the quick reference (see _pad_booklet)
         "toc_pages": toc_pages,
+        "web": web is not None,
+        "web_css": web.stylesheet if web is not None else "",
     }
     env = _environment(templates_dir)
     names = [name.format(game=game.id) for name in PARTS[part]]
