@@ -33,7 +33,7 @@ from itertools import combinations
 from typing import Any, Iterator
 
 from cardgen.color.vision import VISIONS, contrast_ratio, delta_e2000, hex_of, required_ratio
-from cardgen.errors import ContentError, Locator, RenderError
+from cardgen.errors import CardgenError, ContentError, Locator, RenderError
 from cardgen.cards.layout import hex_color
 
 #: Drawing parameters whose colour covers the drawing's box (what is behind a text drawn over it).
@@ -64,17 +64,20 @@ def planned_sides(game, templates_dir=None) -> Iterator[Side]:
     from cardgen.cards.card import CardRenderer
 
     for lang in game.meta.languages:
-        renderer = CardRenderer(game, lang, templates_dir, strict=False)
+        try:
+            renderer = CardRenderer(game, lang, templates_dir, strict=False)
+        except CardgenError:
+            return
         for card in game.cards:
             try:
                 plan = renderer.face(card)
-            except RenderError:
+            except CardgenError:
                 continue
             yield Side(card.id, lang, plan.ops, renderer.op_sources[plan.label], card=card)
         for back in game.meta.backs:
             try:
                 plan = renderer.back(back.id)
-            except RenderError:
+            except CardgenError:
                 continue
             yield Side(f"back {back.id}", lang, plan.ops, renderer.op_sources[plan.label], back=back.id)
 
@@ -356,21 +359,30 @@ def _picture_colours(game, op, point) -> list[str]:
 
 def contrast_findings(side: Side, layout, game=None) -> list[ContrastFinding]:
     """Every text of a side (its own, and those inside the layout's symbols) against what is behind it."""
-    named = layout.colors
     found = []
     for index, op in enumerate(side.ops):
-        if op[0] == "text":
-            text, box, font, size, colour = " ".join(op[2]), op[1], op[3], op[4], op[6]
-            bold = "Bold" in str(font)
-            found += _judge(side, index, text, colour, size, bold, _centre(box), named, game, None)
-        elif op[0] == "draw" and op[1] in layout.symbols:
-            for text, colour, size, bold, point, behind in _symbol_texts(layout, op):
-                inner = _judge(side, index, text, colour, size, bold, point, named, game, op[1])
-                for finding in inner:
-                    if behind is not None:  # a shape of the symbol under the text is its background
-                        finding.background, finding.behind = behind, f"symbol {op[1]}"
-                        finding.ratio = round(contrast_ratio(colour, behind), 2)
-                found += inner
+        try:
+            found += _op_findings(side, index, op, layout, game)
+        except (ArithmeticError, ValueError, TypeError, KeyError):
+            continue  # a degenerate box or symbol (zero size): nothing readable to judge
+    return found
+
+
+def _op_findings(side: Side, index: int, op: tuple, layout, game) -> list[ContrastFinding]:
+    named = layout.colors
+    found: list[ContrastFinding] = []
+    if op[0] == "text":
+        text, box, font, size, colour = " ".join(op[2]), op[1], op[3], op[4], op[6]
+        bold = "Bold" in str(font)
+        found += _judge(side, index, text, colour, size, bold, _centre(box), named, game, None)
+    elif op[0] == "draw" and op[1] in layout.symbols:
+        for text, colour, size, bold, point, behind in _symbol_texts(layout, op):
+            inner = _judge(side, index, text, colour, size, bold, point, named, game, op[1])
+            for finding in inner:
+                if behind is not None:  # a shape of the symbol under the text is its background
+                    finding.background, finding.behind = behind, f"symbol {op[1]}"
+                    finding.ratio = round(contrast_ratio(colour, behind), 2)
+            found += inner
     return found
 
 
