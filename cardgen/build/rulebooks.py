@@ -10,7 +10,6 @@ from cardgen.rulebook import PAPERS, answers
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
-    from cardgen.rulebook.book import Rulebook
 
 # --- the build's producer (registered in cardgen.build.run.PRODUCERS) -----------------------
 
