@@ -38,6 +38,21 @@ def vision_filters() -> list[tuple[str, str]]:
             for name, matrix in MACHADO_MATRICES.items()]
 
 
+def _alt_text(view: GameView, lang: str, side: str, item_id: str) -> str:
+    """What a card picture shows, for a screen reader: the card's name in that language (or the
+    label the rulebook prints), a back's name; the id when the game gives neither."""
+    from cardgen.i18n.labels import card_label, game_lookup
+
+    game = view.game
+    try:
+        if side == "back":
+            back = next(b for b in game.meta.backs if b.id == item_id)
+            return f"back: {game.text(back.name, lang)}"
+        return card_label(game, game.card(item_id), game_lookup(game, lang)).text
+    except (CardgenError, KeyError, StopIteration, AttributeError):
+        return item_id
+
+
 class Pages:
     def __init__(self, studio: Studio):
         from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -145,6 +160,7 @@ class Pages:
         return {
             "side": side,
             "id": item_id,
+            "alt": _alt_text(view, lang, side, item_id),
             "copies": copies,
             "src": url("img", view.id, lang, side, f"{item_id}.png") + f"?v={card.version}" if card and card.plan else None,
             "error": card.error if card else "not planned",

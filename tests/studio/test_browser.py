@@ -175,6 +175,7 @@ def test_the_colour_vision_switch_shows_the_cards_as_a_deuteranope_sees_them(pag
     page.goto(f"{studio_url}g/{BUNDLED}/en/")
     page.evaluate(ALL_IMAGES_LOAD, "main img")
     figure = page.locator("#face-player-raketov img")  # a forward: a red frame
+    assert figure.get_attribute("alt") == "Striker Rocketson"  # the card's name, not its id
     figure.scroll_into_view_if_needed()
     plain = Image.open(io.BytesIO(figure.screenshot())).convert("RGB")
     page.select_option("#vision", "deuteranopia")
