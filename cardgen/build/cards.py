@@ -72,7 +72,22 @@ def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str, ink: str
                      ink=ink)
     data, pages, cards = render_pnp(game, lang, pnp, options.templates_dir)
     return [write_artefact(options, pnp_name(game_id, lang, paper, options, ink), data, game=game_id, kind="pnp",
-                           lang=lang, paper=paper, pages=pages, cards=cards, ink=ink)]
+                           lang=lang, paper=paper, pages=pages, cards=cards, ink=ink,
+                           **smallest_text(game, lang, options.templates_dir))]
+
+
+def smallest_text(game, lang: str, templates_dir) -> dict:
+    """The smallest size any text of the cards is fitted at in ``lang`` (manifest ``smallest_pt``,
+    ``smallest_card``), which the build reports per game and language."""
+    from cardgen.cards.card import CardRenderer
+
+    renderer = CardRenderer(game, lang, templates_dir)
+    plans = [renderer.face(card) for card in game.cards] + [renderer.back(back.id) for back in game.meta.backs]
+    sizes = [(op[4], plan.label) for plan in plans for op in plan.ops if op[0] == "text"]
+    if not sizes:
+        return {}
+    size, label = min(sizes, key=lambda found: found[0])
+    return {"smallest_pt": round(size, 2), "smallest_card": label}
 
 
 def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefact]:
@@ -114,14 +129,24 @@ def png_job(options: BuildOptions, game_id: str, langs: tuple[str, ...], part: i
     from cardgen.printing.shop import render_pngs
 
     printer_id = printer_id or options.profile
+    from cardgen.i18n.labels import card_label, game_lookup
+
     game = load_game_cached(options.content_dir, game_id)
     cache: dict = {}
     out: list[Artefact] = []
     for lang in langs:
         images, (w, h), dpi = render_pngs(game, lang, printer_id, options.templates_dir, cache,
                                           part=part, parts=parts)
+        lookup = game_lookup(game, lang)
+        # the card's name in that language, for the index page's alt text: longest id first, as an id may
+        # end like another with its copy number
+        names = sorted(((card.id, card_label(game, card, lookup).text) for card in game.cards),
+                       key=lambda item: -len(item[0]))
         for stem, png, cards in images:
             rel = f"{game_id}/{lang}/png-{printer_id}/{stem}.png"
+            bare = stem.split("-", 1)[1] if "-" in stem and stem.split("-", 1)[0].isdigit() else ""
+            name = next((label for card_id, label in names if bare == card_id or bare.startswith(card_id + "-")), None)
+            extra = {"name": name} if name else {}
             out.append(write_artefact(options, rel, png, game=game_id, kind="shop-png", lang=lang, cards=cards,
-                                      pixels=[w, h], dpi=dpi, profile=printer_id, printer=printer_id))
+                                      pixels=[w, h], dpi=dpi, profile=printer_id, printer=printer_id, **extra))
     return out

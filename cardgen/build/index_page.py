@@ -67,7 +67,7 @@ def render_index(entries: list[dict], composition_of: Callable[[str], Compositio
         '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         "<title>cardgen output</title>",
-        f"<style>{STYLE}</style></head><body>",
+        f"<style>{STYLE}</style></head><body><main>",
         "<h1>cardgen output</h1>",
         f'<p>{total} file(s) in <a href="manifest.json">manifest.json</a>, '
         f"{len(by_game)} game(s): {', '.join(_game_link(g) for g in sorted(by_game))}.</p>",
@@ -78,7 +78,7 @@ def render_index(entries: list[dict], composition_of: Callable[[str], Compositio
         parts.extend(_composition(game, composition_of(game)))
         for lang in sorted(by_game[game]):
             parts.extend(_language_section(game, lang, sorted(by_game[game][lang], key=lambda e: str(e.get("path")))))
-    parts.append("</body></html>")
+    parts.append("</main></body></html>")
     return "\n".join(parts) + "\n"
 
 
@@ -193,6 +193,9 @@ def _thumbnails(images: list[dict]) -> list[str]:
     for group in ordered:
         first = group[0]
         caption = f"back: {_stem(first)[5:]}" if _is_back(first) else _card_name(group)
+        name = first.get("name")  # the card's name in that language (builds before 0.1 did not say)
+        if name and not _is_back(first):
+            caption = f"{name} ({caption})"
         copies = sum(int(e.get("cards") or 0) for e in group)
         if copies > 1:
             caption += f" ×{copies}"

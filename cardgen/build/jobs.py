@@ -18,7 +18,7 @@ from typing import Any, Callable
 from cardgen.errors import RenderError
 from cardgen.fileio import write_bytes_atomic
 
-KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "answer-key", "report", "tabletop")
+KINDS = ("pnp", "shop-pdf", "shop-png", "rulebook", "rulebook-html", "answer-key", "report", "tabletop")
 
 
 

@@ -10,7 +10,6 @@ from cardgen.rulebook import PAPERS, answers
 
 if TYPE_CHECKING:
     from cardgen.content.loader import Game
-    from cardgen.rulebook.book import Rulebook
 
 # --- the build's producer (registered in cardgen.build.run.PRODUCERS) -----------------------
 
@@ -42,6 +41,29 @@ def plan(options, game: "Game", langs: list[str]) -> list:
     return jobs
 
 
+def web_plan(options, game: "Game", langs: list[str]) -> list:
+    """One job per language for the rulebook as a web page (kind: rulebook-html)."""
+    per_page = 0.4 + 0.03 * sum("rule" in card.text for card in game.cards)
+    return [Job("rulebook-html", f"{game.id} {lang} rulebook web page", web_rulebook_job,
+                (("game_id", game.id), ("lang", lang)), cost=per_page, targets=((game.id, lang),))
+            for lang in langs]
+
+
+def web_rulebook_job(options, game_id: str, lang: str) -> list:
+    """Write ``<game>/<lang>/<game>-<lang>-rules.html`` and the files beside it (stylesheet, card pictures)."""
+    from cardgen.rulebook.web import build_web_rulebook, page_name
+
+    game = load_game_cached(options.content_dir, game_id)
+    page = build_web_rulebook(game, lang, content_dir=options.content_dir,
+                              strict=bool(getattr(options, "strict", False)))
+    folder = f"{game_id}/{lang}"
+    written = [write_artefact(options, f"{folder}/{page_name(game_id, lang)}", page.html, game=game_id,
+                              kind="rulebook-html", lang=lang, **_fallback(page))]
+    written += [write_artefact(options, f"{folder}/{name}", data, game=game_id, kind="rulebook-html", lang=lang)
+                for name, data in page.files]
+    return written
+
+
 def warm_up(options, jobs: list) -> None:
     """Before the workers fork: import WeasyPrint and load the hyphenation dictionaries of
     the build's languages once, instead of once per worker."""
@@ -67,7 +89,7 @@ def rulebook_job(options, game_id: str, lang: str) -> list:
     return written
 
 
-def _fallback(book: "Rulebook") -> dict:
+def _fallback(book) -> dict:
     """The manifest's note of messages printed in a fallback language (each warning names it) for
     want of a translation."""
     fallback = sorted({w.key for w in book.warnings})

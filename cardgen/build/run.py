@@ -85,6 +85,7 @@ class Producer:
 PRODUCERS: dict[str, Producer] = {
     "cards": Producer(cards.plan),
     "rulebook": Producer(rulebooks.plan, rulebooks.warm_up),
+    "rulebook-html": Producer(rulebooks.web_plan),  # the rulebook as a web page beside the PDFs
     "tabletop": Producer(tabletop.plan),  # only with --tabletop or --only tabletop
 }
 
@@ -187,6 +188,20 @@ def check_translations(options: BuildOptions, jobs: list[Job]) -> None:
     langs = sorted({lang for _, lang in pairs if lang})
     if games:
         check_strict(options.content_dir, [COMMON, *games], langs or None, card_fits)
+
+
+def smallest_text_summary(artefacts: list[Artefact]) -> list[tuple[str, str, float, str]]:
+    """(game, language, smallest fitted text size in pt, the card showing it), from the print-and-play
+    files' manifest entries (``smallest_pt``, ``smallest_card``)."""
+    found: dict[tuple[str, str], tuple[float, str]] = {}
+    for artefact in artefacts:
+        extra = dict(artefact.extra)
+        if extra.get("smallest_pt") is None:
+            continue
+        key = (artefact.game, artefact.lang or "")
+        if key not in found or extra["smallest_pt"] < found[key][0]:
+            found[key] = (extra["smallest_pt"], str(extra.get("smallest_card", "")))
+    return [(game, lang, size, card) for (game, lang), (size, card) in sorted(found.items())]
 
 
 def fallback_summary(artefacts: list[Artefact]) -> list[tuple[str, str, int, list[str]]]:

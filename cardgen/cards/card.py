@@ -73,6 +73,9 @@ class CardRenderer:
         self.width, self.height = size.width_mm * PT_PER_MM, size.height_mm * PT_PER_MM
         self._face_cache: dict[str, CardPlan] = {}
         self._back_cache: dict[str, CardPlan] = {}
+        #: plan label -> (where in the layout, element) of each op, for checks that name an element
+        self.op_sources: dict[str, tuple[tuple[tuple, Element], ...]] = {}
+        self._sources: list[tuple[tuple, Element]] = []
 
     # --- planning --------------------------------------------------------------------------------
     def face(self, card) -> CardPlan:
@@ -91,6 +94,7 @@ class CardRenderer:
                 self.layout.locate(("faces", index)).with_(card=card.id, language=self.lang, field=missing[0]),
             )
         plan = CardPlan(self.width, self.height, ops, card.id)
+        self.op_sources[plan.label] = tuple(self._sources)
         self._face_cache[card.id] = plan
         return plan
 
@@ -102,6 +106,7 @@ class CardRenderer:
         resolver = Resolver(self.layout, values, {}, self.lang, Locator(card=f"back {back_id}", language=self.lang))
         plan = CardPlan(self.width, self.height, self._plan(("backs", index), entry, facts, resolver),
                         f"back:{back_id}")
+        self.op_sources[plan.label] = tuple(self._sources)
         self._back_cache[back_id] = plan
         return plan
 
@@ -130,6 +135,7 @@ class CardRenderer:
 
     def _plan(self, where: tuple, entry: Entry, facts: dict, resolver: Resolver) -> tuple:
         ops: list[tuple] = []
+        self._sources = []
         elements: list[tuple[tuple, Element]] = []  # with where each element is written, for errors
         for k, name in enumerate(entry.use):
             if name not in self.layout.parts:
@@ -145,6 +151,7 @@ class CardRenderer:
             self._where = at
             try:
                 ops.append(self._op(el, index, resolver))
+                self._sources.append((at, el))
             except RenderError as error:
                 raise self._located(error, at, resolver.locator) from None
         return tuple(ops)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from pydantic import ValidationError
 
 from cardgen import resources
-from cardgen.content.layoutmodel import Element, Entry, LayoutFile
+from cardgen.content.layoutmodel import Accessibility, Element, Entry, LayoutFile
 from cardgen.errors import suggest, ContentError, Locator, RenderError
 from cardgen.cards.shapes import Symbol, parse_symbol
 
@@ -69,6 +69,12 @@ class Layout:
     origins: dict[tuple[str, str], Path] = field(default_factory=dict)
     #: every file read, with the position of each value (error messages point at lines)
     documents: dict[Path, "YamlDocument"] = field(default_factory=dict, repr=False)
+    #: the accessibility thresholds the layout file states (None: the defaults)
+    accessibility: Accessibility | None = None
+
+    @property
+    def thresholds(self) -> Accessibility:
+        return self.accessibility or Accessibility()
 
     def symbol(self, name: str) -> Symbol:
         try:
@@ -190,7 +196,8 @@ def assemble(path: Path, main: LayoutFile, includes: list[tuple[Path, LayoutFile
             origins.pop((section, name), None)
     symbols = {name: parse_symbol(name, data) for name, data in sections["symbols"].items()}
     return Layout(path, float(main.safe_mm), sections["colors"], sections["maps"], sections["texts"], symbols,
-                  sections["parts"], list(main.faces), list(main.backs), origins, dict(documents or {}))
+                  sections["parts"], list(main.faces), list(main.backs), origins, dict(documents or {}),
+                  main.accessibility)
 
 
 @lru_cache(maxsize=64)

@@ -4,7 +4,8 @@ The picture is what the print shop gets -- the trim plus the shop bleed on every
 drawn by the same :class:`~cardgen.cards.card.CardRenderer` and rasterised by the same
 pdfium code (:func:`cardgen.cards.png.rasterise`) as the shop PNGs of a build, so a
 preview looks exactly like the built card.  On top of it a faint dashed line marks the
-trim, so the bleed that will be cut off is visible.
+trim, so the bleed that will be cut off is visible.  With ``simulate`` the picture shows
+the card as a player with a colour-vision deficiency sees it (:func:`simulated_png`).
 """
 
 from __future__ import annotations
@@ -63,8 +64,9 @@ def check_dpi(dpi: int) -> int:
 
 
 def render_preview(game, card_id: str, lang: str, *, back: bool = False, dpi: int = DEFAULT_DPI,
-                   templates_dir: Path | None = None) -> Preview:
-    """The PNG of one card's face (or, with ``back``, its back) at ``dpi``, with the shop bleed."""
+                   templates_dir: Path | None = None, simulate: str | None = None) -> Preview:
+    """The PNG of one card's face (or, with ``back``, its back) at ``dpi``, with the shop bleed;
+    ``simulate`` (protanopia, deuteranopia, tritanopia) shows it as such a player sees it."""
     from cardgen.cards.card import CardRenderer
 
     card = find_card(game, card_id)
@@ -72,7 +74,30 @@ def render_preview(game, card_id: str, lang: str, *, back: bool = False, dpi: in
     check_dpi(dpi)
     renderer = CardRenderer(game, lang, templates_dir)
     plan = renderer.back(card.back) if back else renderer.face(card)
-    return plan_preview(renderer, plan, dpi)
+    found = plan_preview(renderer, plan, dpi)
+    if simulate is None or simulate == "normal":
+        return found
+    return Preview(simulated_png(found.png, simulate), found.width_px, found.height_px, dpi, found.side, found.label)
+
+
+def simulated_png(png: bytes, vision: str) -> bytes:
+    """A PNG as a player with ``vision`` sees it (Machado 2009 at full severity), same size and dpi."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from cardgen.color.vision import VISIONS, simulate_pixels
+
+    if vision not in VISIONS:
+        raise RenderError(f"unknown colour vision '{vision}' (one of {', '.join(VISIONS)})")
+    with Image.open(io.BytesIO(png)) as image:
+        dpi = image.info.get("dpi")
+        rgb = image.convert("RGB")
+    pixels = simulate_pixels(np.asarray(rgb), vision)
+    out = io.BytesIO()
+    Image.fromarray(pixels, "RGB").save(out, "PNG", **({"dpi": dpi} if dpi else {}))
+    return out.getvalue()
 
 
 def plan_preview(renderer, plan, dpi: int = DEFAULT_DPI) -> Preview:

@@ -45,8 +45,8 @@ def _offset(ctx, param, value: str | None) -> tuple[float, float]:
                    "drivethrucards (CMYK PDF/X-1a per deck), eu-pdfx4 (CMYK PDF/X-4); see "
                    "templates/cards/printers.yaml.")
 @click.option("--only", "producers", multiple=True, metavar="PRODUCER",
-              help="Run only this producer (repeatable): cards, rulebook or tabletop (default: cards and "
-                   "rulebook; tabletop only when asked for).")
+              help="Run only this producer (repeatable): cards, rulebook, rulebook-html or tabletop (default: "
+                   "cards, rulebook and rulebook-html; tabletop only when asked for).")
 @click.option("--tabletop", "tabletop", multiple=True, type=click.Choice(["tts", "sprites"]),
               help="Also write card sheets for digital tables into OUT/GAME/LANG/tabletop/ (repeatable): tts: "
                    "Tabletop Simulator deck sheets and a saved object; sprites: one sprite sheet with a JSON "
@@ -146,9 +146,20 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
         if bar and "bar" in bar:
             bar["bar"].__exit__(None, None, None)
     _summary(result)
+    _smallest_text(result)
     _fallback_warnings(result)
     echo_warnings(result.warnings)
     _glyph_warnings(result)
+
+
+def _smallest_text(result) -> None:
+    """The smallest size text is fitted at, per game and language (the floors: 'cardgen validate')."""
+    from cardgen.build import smallest_text_summary
+
+    found = smallest_text_summary(result.artefacts)
+    if found:
+        click.echo("smallest card text: " + "; ".join(
+            f"{game} [{lang}] {size:g} pt ({card})" for game, lang, size, card in found))
 
 
 def _glyph_warnings(result) -> None:

@@ -20,11 +20,16 @@ from cardgen.cards.preview import DEFAULT_DPI, DPI_RANGE
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="PNG file to write (default: preview/GAME-CARD-LANG.png in the current folder, "
                    "preview/GAME-CARD-back-LANG.png with --back).")
+@click.option("--simulate", type=click.Choice(["protanopia", "deuteranopia", "tritanopia"]), default=None, metavar="VISION",
+              help="Show the card as a player with this colour-vision deficiency sees it: protanopia, "
+                   "deuteranopia or tritanopia (full severity).")
 @click.pass_obj
 def preview(settings: Settings, game: str, card: str, lang: str | None, back: bool, dpi: int,
-            out_path: Path | None) -> None:
+            out_path: Path | None, simulate: str | None) -> None:
     """Write CARD of GAME as a PNG, as the print shop gets it: the trim plus 3 mm bleed,
     with the trim shown as a faint dashed line. Prints the path written.
+    With --simulate, the card as a player with that colour-vision deficiency sees it
+    (written as preview/GAME-CARD-LANG-VISION.png unless --out names a file).
     """
     from cardgen.cards.layout import default_templates_dir
     from cardgen.cli.common import echo_warnings, resolve_games
@@ -39,8 +44,10 @@ def preview(settings: Settings, game: str, card: str, lang: str | None, back: bo
     lang = lang or loaded.meta.source_language
     with glyph_log() as glyphs:
         image = render_preview(loaded, card, lang, back=back, dpi=dpi,
-                               templates_dir=default_templates_dir(settings.content_dir))
+                               templates_dir=default_templates_dir(settings.content_dir), simulate=simulate)
     target = out_path or default_preview_path(game, card, lang, back)
+    if simulate and out_path is None:
+        target = target.with_name(f"{target.stem}-{simulate}.png")
     try:
         write_bytes_atomic(target, image.png)
     except OSError as error:  # a full disk: the file named, and nothing half-written left

@@ -17,12 +17,15 @@ from cardgen.cli.common import echo_warnings, resolve_games, table
     help="Also play the games with their engine and check the playability limits in game.yaml.",
 )
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes for --simulate.")
+@click.option("--strict", is_flag=True,
+              help="Fail on the accessibility warnings too (colours told apart, text contrast, text size).")
 @click.pass_obj
-def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, jobs: int) -> None:
+def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, jobs: int, strict: bool) -> None:
     """Check the content of GAME (default: every game) and print its composition.
 
     With --simulate, each game that has an engine is played as its ``limits:``
     say (fixed seed) and every limit is checked; a failed limit is an error.
+    With --strict, the colour-vision, contrast and text-size warnings are errors.
 
     Exit code 0 when everything holds, 1 on content errors, 2 on usage errors.
     """
@@ -31,7 +34,8 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
 
     warnings: list = []
     try:
-        loaded = validate_games(settings.content_dir, resolve_games(settings, games), warnings=warnings)
+        loaded = validate_games(settings.content_dir, resolve_games(settings, games), warnings=warnings,
+                                strict=strict)
     finally:  # warnings are worth reading beside the errors too
         echo_warnings(warnings)
     for game in loaded:

@@ -140,9 +140,23 @@ class Entry(_Model):
     elements: list[Element] = Field(default_factory=list)
 
 
+class Accessibility(_Model):
+    """What ``cardgen validate`` holds a layout to, where the defaults do not fit (cardgen.cards.access)."""
+
+    color_difference: float = Field(default=10.0, ge=1, le=50, description=(
+        "Smallest CIEDE2000 difference, under normal vision and simulated protanopia, deuteranopia and "
+        "tritanopia, between the colours of things a player must tell apart that carry no other printed cue."))
+    smallest_text_pt: float = Field(default=6.0, ge=3, le=24, description=(
+        "No text shrinks under this size (pt): say so here to let a text's min_size go lower."))
+    body_text_pt: float = Field(default=8.0, ge=3, le=24, description=(
+        "Body text (a card's field printed on several lines) is never fitted under this size (pt)."))
+
+
 class LayoutFile(_Model):
     include: list[str] = Field(default_factory=list, description="Other layout files (common.yaml).")
     safe_mm: float = 3.0
+    accessibility: Accessibility | None = Field(default=None, description=(
+        "Thresholds of the colour-vision, contrast and text-size checks (defaults: 10, 6 pt, 8 pt)."))
     colors: dict[str, str] = Field(default_factory=dict, description="Named colours.")
     maps: dict[str, dict[str, dict[str, str]]] = Field(
         default_factory=dict, description="Per-language lookup tables: {NAME: {lang or '*': {value: text}}}.")

@@ -4,7 +4,9 @@
 shared strings), then runs the checks that need a loaded game: the data only its engine reads,
 its card layout resolved for every card and language (:mod:`cardgen.cards.layoutcheck`),
 its rulebook text (:mod:`cardgen.rulebook.sections`) and the references in every other message
-(:func:`cardgen.i18n.status.reference_errors`).  Every problem of every game is collected
+(:func:`cardgen.i18n.status.reference_errors`).  Cards that players cannot tell apart without
+colour vision, text of too low a contrast or too small a size are warnings
+(:mod:`cardgen.cards.access`), errors with ``strict``.  Every problem of every game is collected
 before one :class:`~cardgen.errors.ContentErrors` is raised.  A game written in an earlier
 content format gets the rules of later formats as warnings (``Game.warnings``), not errors.
 """
@@ -21,11 +23,13 @@ if TYPE_CHECKING:
 
 
 def validate_games(content_dir: Path, game_ids: list[str] | None = None,
-                   templates_dir: Path | None = None, warnings: list[ContentError] | None = None) -> list["Game"]:
+                   templates_dir: Path | None = None, warnings: list[ContentError] | None = None,
+                   strict: bool = False) -> list["Game"]:
     """The loaded games when everything holds; :class:`ContentErrors` listing every problem otherwise.
 
     ``warnings``, when given, receives what builds but may print badly (images under the
-    printers' resolution, see :func:`cardgen.cards.layoutcheck.check_layout`).
+    printers' resolution, see :func:`cardgen.cards.layoutcheck.check_layout`) and the accessibility
+    findings (:func:`cardgen.cards.access.access_warnings`), which ``strict`` makes errors.
     """
     from cardgen.cards.layout import default_templates_dir
     from cardgen.content import load_games
@@ -35,13 +39,15 @@ def validate_games(content_dir: Path, game_ids: list[str] | None = None,
     errors: list[ContentError] = []
     for game in games:
         # a rule of a later content format than the game's is one of its warnings (cardgen.content.formats)
-        errors += game.accept(game_errors(game, templates_dir, warnings))
+        errors += game.accept(game_errors(game, templates_dir, warnings, strict))
     if errors:
         raise ContentErrors(errors)
     return games
 
 
-def game_errors(game: "Game", templates_dir: Path, warnings: list[ContentError] | None = None) -> list[ContentError]:
+def game_errors(game: "Game", templates_dir: Path, warnings: list[ContentError] | None = None,
+                strict: bool = False) -> list[ContentError]:
+    from cardgen.cards.access import access_warnings
     from cardgen.cards.layoutcheck import check_layout
     from cardgen.engines import engine_content_errors
     from cardgen.i18n.placeholders import placeholder_errors
@@ -50,6 +56,12 @@ def game_errors(game: "Game", templates_dir: Path, warnings: list[ContentError] 
     from cardgen.rulebook.sections import check_rulebook_text
 
     layout_errors = check_layout(game, templates_dir, warnings, highest_dpi(templates_dir))
+    # drawn from the card plans: only a layout without errors plans every card
+    access = access_warnings(game, templates_dir) if not layout_errors and (strict or warnings is not None) else []
+    if strict:
+        layout_errors += access
+    elif warnings is not None:
+        warnings += access
     return [*engine_content_errors(game), *layout_errors, *check_rulebook_text(game), *reference_errors(game),
             *placeholder_errors(game)]
 

@@ -34,6 +34,7 @@ from weasyprint.urls import FatalURLFetchingError
 from cardgen import resources
 from cardgen.errors import CardgenError, RenderError
 from cardgen.i18n import labels
+from cardgen.rulebook.tagging import PDF_VARIANT, running_heads_as_artifacts
 from cardgen.i18n.texts import Texts, Warning_
 from cardgen.cards.fonts import FONT_DIR, report_glyphs
 from cardgen.rulebook import answers, fonts, hyphenation, images
@@ -89,6 +90,7 @@ class CardShow:
     detail: Markup | None
     image: str | None  # URL for <img>, None for an empty slot
     color: str
+    alt: str = ""  # the picture's text alternative: the card's name and rule, plain text
 
 
 @dataclass
@@ -133,14 +135,17 @@ def _card_show(game: "Game", texts: Texts, card, image_url) -> CardShow:
     name_key = card.text.get("name")
     rule_key = card.text.get("rule")
     detail_key = f"rules.card.{card.id}"
+    name = texts.markup(name_key) if name_key else _label(game, texts, card)
+    rule = texts.markup(rule_key) if rule_key else None
     return CardShow(
         id=card.id,
-        name=texts.markup(name_key) if name_key else _label(game, texts, card),
+        name=name,
         copies=card.copies,
-        rule=texts.markup(rule_key) if rule_key else None,
+        rule=rule,
         detail=texts.markup(detail_key) if texts.has(detail_key) else None,
         image=image_url(card.id),
         color=color,
+        alt=name.striptags() + (f": {rule.striptags()}" if rule else ""),
     )
 
 
@@ -293,9 +298,14 @@ def render_html(
     blank_pages: int = 0,
     toc_pages: dict[str, int] | None = None,
     part: str = "rulebook",
+    web: Any = None,
 ) -> tuple[str, Texts]:
     """The rulebook (or, with ``part="answer-key"``, head-game's answer key) as HTML,
-    and the text lookup (holding its warnings)."""
+    and the text lookup (holding its warnings).
+
+    ``web`` (a :class:`cardgen.rulebook.web.WebPlace`: where the stylesheet and each card's
+    picture are) makes the page for a screen instead of for WeasyPrint: its stylesheet,
+    landmarks, the card pictures as files beside it."""
     if paper not in PAPERS:
         raise RenderError(f"unknown paper '{paper}'; expected one of: {', '.join(PAPERS)}")
     if part not in PARTS:
@@ -306,6 +316,8 @@ def render_html(
     def image_url(card_id: str) -> str | None:
         if images.renderer() is None:
             return None
+        if web is not None:
+            return web.picture(card_id)
         return f"{CARD_SCHEME}:{game.id}/{card_id}?lang={language}"
 
     meta = game.meta
@@ -340,6 +352,8 @@ def render_html(
         # set: only a first page to drop, the contents with these page numbers, the blank
         # pages and the quick reference (see _pad_booklet)
         "toc_pages": toc_pages,
+        "web": web is not None,
+        "web_css": web.stylesheet if web is not None else "",
     }
     env = _environment(templates_dir)
     names = [name.format(game=game.id) for name in PARTS[part]]
@@ -437,8 +451,9 @@ def _build(game: "Game", language: str, paper: str, part: str, *, content_dir: P
             document = _pad_booklet(document, render) or render(4 - len(document.pages) % 4)[0]
         name = f"{game.id}/{language}/{paper}" if part == "rulebook" else f"{game.id}/{language}/{part}/{paper}"
         identifier = hashlib.sha256(f"{name}/{len(document.pages)}".encode()).hexdigest()[:32].encode()
-        with _deflate_level(6):
-            pdf = document.write_pdf(pdf_identifier=identifier)
+        # tagged PDF/UA-1: structure tree, title shown, XMP; running heads as artifacts (cardgen.rulebook.tagging)
+        with _deflate_level(6), running_heads_as_artifacts(document):
+            pdf = document.write_pdf(pdf_identifier=identifier, pdf_variant=PDF_VARIANT)
         pages = len(document.pages)
         del document
     fetcher.check()
@@ -473,7 +488,8 @@ def _pad_booklet(document, render):
     for number, page in enumerate(pages, 1):
         for name in page.anchors:
             starts.setdefault(name, number)
-    body = [n for name, n in starts.items() if name not in ("contents", "quick")]
+    # the contents' own anchors (its heading, named for the navigation landmark) are not the body
+    body = [n for name, n in starts.items() if not name.startswith(("contents", "quick"))]
     if starts.get("contents") != 2 or min(body, default=0) != 3:
         return None
     if "quick" not in starts:

@@ -30,6 +30,30 @@ SNIPPET_LINES = 12  # lines of cards.yaml shown from a card's first line
 MAX_SNIPPET_BYTES = 2 * 1024 * 1024
 
 
+def vision_filters() -> list[tuple[str, str]]:
+    """(vision, feColorMatrix values) of the studio's colour-vision switch: Machado 2009 at full
+    severity, which works on linear RGB as an SVG filter does with color-interpolation-filters linearRGB."""
+    from cardgen.color.vision import MACHADO_MATRICES
+
+    return [(name, " ".join(" ".join(f"{v:g}" for v in row) + " 0 0" for row in matrix) + " 0 0 0 1 0")
+            for name, matrix in MACHADO_MATRICES.items()]
+
+
+def _alt_text(view: GameView, lang: str, side: str, item_id: str) -> str:
+    """What a card picture shows, for a screen reader: the card's name in that language (or the
+    label the rulebook prints), a back's name; the id when the game gives neither."""
+    from cardgen.i18n.labels import card_label, game_lookup
+
+    game = view.game
+    try:
+        if side == "back":
+            back = next(b for b in game.meta.backs if b.id == item_id)
+            return f"back: {game.text(back.name, lang)}"
+        return card_label(game, game.card(item_id), game_lookup(game, lang)).text
+    except (CardgenError, KeyError, StopIteration, AttributeError):
+        return item_id
+
+
 class Pages:
     def __init__(self, studio: Studio):
         from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
@@ -38,7 +62,7 @@ class Pages:
         self.env = Environment(loader=FileSystemLoader(str(TEMPLATES)), undefined=StrictUndefined,
                                autoescape=select_autoescape(default=True, default_for_string=True),
                                trim_blocks=True, lstrip_blocks=True)
-        self.env.globals.update(badge_titles=BADGE_TITLES, url=url)
+        self.env.globals.update(badge_titles=BADGE_TITLES, url=url, vision_filters=vision_filters())
 
     # -- pages ---------------------------------------------------------------------------------
     def overview(self) -> str:
@@ -138,6 +162,7 @@ class Pages:
             "side": side,
             "id": item_id,
             "name": _caption(view, lang, side, item_id),
+            "alt": _alt_text(view, lang, side, item_id),
             "copies": copies,
             "src": url("img", view.id, lang, side, f"{item_id}.png") + f"?v={card.version}" if card and card.plan else None,
             "error": card.error if card else "not planned",

@@ -81,4 +81,17 @@
     events.onerror = () => { live.classList.add("off"); };
   }
   connect();
+
+  // the colour-vision switch: kept across pages (and live updates, which patch only <main>)
+  const vision = document.getElementById("vision");
+  if (vision) {
+    let saved = "";
+    try { saved = localStorage.getItem("cardgen-vision") || ""; } catch (error) { /* storage off */ }
+    vision.value = saved;
+    body.dataset.vision = vision.value;
+    vision.addEventListener("change", () => {
+      body.dataset.vision = vision.value;
+      try { localStorage.setItem("cardgen-vision", vision.value); } catch (error) { /* storage off */ }
+    });
+  }
 })();

@@ -95,7 +95,7 @@ def test_a_plain_printer_tabletop_and_ink_build_into_one_folder_leave_all_four_k
     assert [r.removed for r in results] == [[], [], [], []] and [r.left for r in results] == [[], [], [], []]
     entries = _entries(out)
     kinds = _kinds(entries)
-    assert {("pnp", "full"), ("shop-pdf", None), ("shop-png", "tgc"), ("rulebook", None),  # plain
+    assert {("pnp", "full"), ("shop-pdf", None), ("shop-png", "tgc"), ("rulebook", None), ("rulebook-html", None),  # plain
             ("shop-pdf", "eu-pdfx4"),  # --printer eu-pdfx4
             ("tabletop", "tts"),  # --tabletop tts
             ("pnp", "greyscale")} == kinds  # --ink greyscale

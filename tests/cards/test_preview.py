@@ -110,3 +110,30 @@ def test_cli_errors_are_clean(tmp_path, monkeypatch):
     assert not (tmp_path / "preview").exists()
     help_text = runner.invoke(cli, ["preview", "--help"]).output
     assert "preview/GAME-CARD-LANG.png" in help_text
+
+
+def test_simulated_preview_shows_the_card_as_a_deuteranope_sees_it(games):
+    from cardgen.color.vision import delta_e2000
+
+    game = games["klepka"]
+    plain = _image(render_preview(game, "player-raketov", "en", dpi=60).png)
+    seen = _image(render_preview(game, "player-raketov", "en", dpi=60, simulate="deuteranopia").png)
+    assert seen.size == plain.size
+    # the corner of the frame, a forward's red, turns to a deuteranope's olive; white stays white
+    corner = plain.getpixel((3, 3))
+    assert delta_e2000("#%02x%02x%02x" % corner, "#c62828") < 3
+    assert delta_e2000("#%02x%02x%02x" % seen.getpixel((3, 3)), "#%02x%02x%02x" % corner) > 20
+    middle = (plain.size[0] // 2, plain.size[1] // 8)  # the white panel behind the name
+    assert plain.getpixel(middle) == seen.getpixel(middle) == (255, 255, 255)
+
+
+def test_preview_cli_simulate_names_the_vision(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(cli, ["--content", str(CONTENT), "preview", "klepka", "player-raketov", "--dpi", "40",
+                                      "--simulate", "tritanopia", "--lang", "en"], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "preview/klepka-player-raketov-en-tritanopia.png"
+    assert (tmp_path / "preview" / "klepka-player-raketov-en-tritanopia.png").stat().st_size > 1000
+    bad = CliRunner().invoke(cli, ["--content", str(CONTENT), "preview", "klepka", "player-raketov",
+                                   "--simulate", "achromatopsia"])
+    assert bad.exit_code == 2

@@ -154,3 +154,54 @@ def test_the_built_index_page_shows_its_thumbnails(page, content, tmp_path):
     assert result["bad"] == [], result["bad"][:5]
     # per language (ru, en): the three faces and the back
     assert result["count"] == 2 * 4
+
+
+@pytest.mark.parametrize("path", ["", f"g/{BUNDLED}/en/", f"g/{BUNDLED}/de/card/player-gvozdev", "g/mini/ru/"])
+def test_studio_pages_break_no_wcag_rule(page, studio_url, path):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from axecheck import axe_version, violations
+
+    page.goto(studio_url + path)
+    page.evaluate(ALL_IMAGES_LOAD, "main img")
+    assert violations(page) == []
+    assert axe_version(page).startswith("4.")
+
+
+def test_the_colour_vision_switch_shows_the_cards_as_a_deuteranope_sees_them(page, studio_url):
+    import io
+
+    from PIL import Image
+
+    page.goto(f"{studio_url}g/{BUNDLED}/en/")
+    page.evaluate(ALL_IMAGES_LOAD, "main img")
+    figure = page.locator("#face-player-raketov img")  # a forward: a red frame
+    assert figure.get_attribute("alt") == "Striker Rocketson"  # the card's name, not its id
+    figure.scroll_into_view_if_needed()
+    plain = Image.open(io.BytesIO(figure.screenshot())).convert("RGB")
+    page.select_option("#vision", "deuteranopia")
+    assert "vision-deuteranopia" in page.evaluate(
+        "getComputedStyle(document.querySelector('#face-player-raketov img')).filter")
+    seen = Image.open(io.BytesIO(figure.screenshot())).convert("RGB")
+    r, g, b = plain.getpixel((4, 4))
+    r2, g2, b2 = seen.getpixel((4, 4))
+    assert r > 150 and g < 80  # red for normal vision
+    assert abs(r2 - g2) < 40 and g2 > g + 40  # a deuteranope's olive: red and green alike
+    page.reload()  # kept across pages
+    assert page.evaluate("document.body.dataset.vision") == "deuteranopia"
+    page.select_option("#vision", "")
+
+
+def test_the_built_index_page_breaks_no_wcag_rule(page, content, tmp_path):
+    sys.path.insert(0, str(ROOT / "tests"))
+    from axecheck import violations
+
+    out = tmp_path / "output"
+    done = subprocess.run([sys.executable, "-m", "cardgen", "--content", str(content), "build", "mini",
+                           "--only", "cards", "--paper", "a4", "--out", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    page.goto((out / "index.html").as_uri())
+    page.evaluate(ALL_IMAGES_LOAD, "img")
+    assert violations(page) == []
+    alts = page.evaluate("[...document.querySelectorAll('img')].map((img) => img.alt)")
+    assert all(alts) and not any(alt in ("one", "two", "three") for alt in alts), alts  # names, not card ids
