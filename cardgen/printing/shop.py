@@ -58,7 +58,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
     version come from the printer record; ``pdf-per-deck`` makes one file per
     card back, in the order the game lists its backs.
     """
-    from cardgen.color.cmyk import OUTPUT_CONDITION, cmyk_canvas_class
+    from cardgen.color.cmyk import cmyk_canvas_class
     from cardgen.printing.pdfx import make_pdfx
 
     if shop.files not in ("pdf", "pdf-per-deck"):
@@ -66,7 +66,8 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
     renderer = CardRenderer(game, lang, templates_dir, bleed_mm=shop.bleed_mm)
     title = game.text(game.meta.title, lang)
     bleed = shop.bleed_mm * PT_PER_MM
-    canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt) if shop.cmyk else None
+    canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt, shop.intent, shop.bpc, shop.black_chroma,
+                                   shop.black_lightness) if shop.cmyk else None
     cards = game.physical_cards()
     if shop.files == "pdf-per-deck":
         decks: list[tuple[str | None, list]] = [(b.id, [pc for pc in cards if pc.card.back == b.id])
@@ -87,7 +88,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
                 _shop_page(c, renderer, plan, bleed)
         data = finish(c)
         if shop.pdfx != "none":
-            data = make_pdfx(data, shop.pdfx, canvas_cls.converter.profile, OUTPUT_CONDITION)
+            data = make_pdfx(data, shop.pdfx, canvas_cls.converter.profile, shop.condition)
         out.append((deck, data, 2 * len(members), len(members)))
     return out
 

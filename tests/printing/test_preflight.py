@@ -32,9 +32,13 @@ def one_card(bleed_mm: float = 3.0, fault=None) -> bytes:
         c.setTrimBox((bleed, bleed, w - bleed, h - bleed))
         c.setFillColorCMYK(0.1, 0.5, 0.8, 0.1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
+        c.saveState()
         c.setFillColorCMYK(0, 0, 0, 1)
+        c.setFillOverprint(True)  # black-only text overprints, as prepress asks
+        c.setOverprintMask(1)
         c.setFont(fonts.DEFAULT_FONT, 9)
         c.drawString(w / 2 - 20, h / 2, "Safe text")
+        c.restoreState()
         c.setStrokeColorCMYK(0, 0, 0, 1)
         c.setLineWidth(0.5)
         c.line(w / 3, h / 3, w / 2, h / 3)
