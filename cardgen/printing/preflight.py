@@ -18,9 +18,12 @@ measured value against the limit:
 * ``line``: no stroke thinner than the printer's minimum (width times the CTM scale);
 * ``safe-zone``: no word outside the trim inset by the safe zone (word boxes from
   poppler's ``pdftotext -bbox``);
-* ``ink``: total ink coverage of every pixel at most the printer's limit, from a
-  Ghostscript CMYK render (``tiff32nc``); the same render gives the average
-  coverage per plate that Ghostscript's ``ink_cov`` device reports;
+* ``ink``: total ink coverage at most the printer's limit over any area of about a
+  millimetre square (3 x 3 pixels of a 72 dpi Ghostscript CMYK render, ``tiff32nc``,
+  overprint simulated): 100 % K text overprinting a colour adds its ink to the colour's
+  on strokes a fraction of a millimetre wide, which prepress accepts, while an area of
+  too much ink is refused; the same render gives the average coverage per plate that
+  Ghostscript's ``ink_cov`` device reports;
 * ``pdfx``: encryption, PDF version and object streams, the output intent's profile and
   condition, the version keys of Info and XMP (:mod:`cardgen.printing.conformance`);
 * ``pages``: an even page count (or the one expected) and, in a file of one deck,
@@ -46,6 +49,7 @@ from cardgen.cards.text import PT_PER_MM
 
 MAX_PDF_BYTES = 1 << 30
 INK_DPI = 72  # resolution of the coverage render: a pixel is 0.35 mm, finer than any area that matters for ink
+INK_AREA = 3  # pixels a side of the least area whose ink counts (1.06 mm at 72 dpi): thinner is a stroke
 TOLERANCE_PT = 0.05
 STROKES = {"S", "s", "b", "B", "b*", "B*"}
 TEXT_SHOWS = {"Tj", "TJ", "'", '"'}
@@ -80,7 +84,7 @@ class Report:
     pages: int = 0
     findings: list[Finding] = field(default_factory=list)
     ink: list[list[float]] = field(default_factory=list)  # per page: average C, M, Y, K coverage in %
-    max_tac: list[float] = field(default_factory=list)  # per page: highest total coverage of a pixel, %
+    max_tac: list[float] = field(default_factory=list)  # per page: highest total coverage held over INK_AREA, %
 
     @property
     def ok(self) -> bool:
@@ -221,12 +225,15 @@ class _Checker:
         self._seen_fonts: set = set()
         self._reported: set = set()
         self._walked: set = set()
+        self._inside: list[str] = []  # what paints the content being read, when it is not the page or a form
 
     def fail(self, check: str, element: str, measured: str, limit: str = "", page: int | None = -1) -> None:
         key = (self.page_no if page == -1 else page, check, element)
         if key in self._reported:  # the first of a kind on a page names it; thousands would hide the rest
             return
         self._reported.add(key)
+        if self._inside and page == -1:
+            element = f"{element} (in {self._inside[-1]})"
         self.out.append(Finding(self.label, self.page_no if page == -1 else page, check, element, measured, limit))
 
     # --- document level ------------------------------------------------------------------------
@@ -276,8 +283,10 @@ class _Checker:
                 list(appearance.values()) if isinstance(appearance, pikepdf.Dictionary) else [])
             for stream in states:
                 if isinstance(stream, pikepdf.Stream):
+                    self._inside.append(f"{subtype} annotation appearance")
                     self._form(f"{subtype} annotation appearance", stream, page.obj.get("/Resources"),
                                _placement(stream, (x0, y0, x1, y1)), set(), _State())
+                    self._inside.pop()
 
     def _boxes(self, page) -> None:
         obj = page.obj
@@ -402,7 +411,9 @@ class _Checker:
             state.overprint_mode = int(graphics["/OPM"])
         mask = graphics.get("/SMask")
         if isinstance(mask, pikepdf.Dictionary) and isinstance(mask.get("/G"), pikepdf.Stream):
+            self._inside.append(f"soft mask of graphics state {name}")
             self._form(f"soft mask of graphics state {name}", mask["/G"], resources, ctm, visiting, _State())
+            self._inside.pop()
 
     def _pattern(self, name: str, resources, base, visiting: set) -> None:
         """What a pattern paints: a tiling pattern's cell like a form, a shading pattern's colour space."""
@@ -417,8 +428,10 @@ class _Checker:
             if key in visiting or (key, "pattern") in self._walked:
                 return
             self._walked.add((key, "pattern"))
+            self._inside.append(f"tiling pattern {name}")
             self._content(pattern, pattern.get("/Resources", resources), _multiply(matrix, base),
                           visiting | {key}, _State())
+            self._inside.pop()
         elif int(pattern.get("/PatternType", 0)) == 2 and isinstance(pattern.get("/Shading"), pikepdf.Dictionary):
             self._color_space(pattern.Shading.get("/ColorSpace"), resources, f"shading pattern {name}")
 
@@ -539,7 +552,9 @@ class _Checker:
         own = font.get("/Resources", resources)
         for glyph, proc in procs.items():
             if isinstance(proc, pikepdf.Stream) and proc.objgen not in visiting:
+                self._inside.append(f"Type3 font {name} glyph {glyph[1:]}")
                 self._content(proc, own, tuple(matrix), visiting | {proc.objgen}, _State())
+                self._inside.pop()
 
     def _graphic_states(self, resources) -> None:
         import pikepdf
@@ -652,6 +667,20 @@ def _safe_zone(path: Path, label: str, shop: Printer, out: list[Finding]) -> Non
                                    f"at least {shop.safe_mm:g} mm inside"))
 
 
+def _held(total, size: int):
+    """The coverage each ``size`` x ``size`` square of pixels holds everywhere (its least pixel)."""
+    import numpy as np
+
+    if total.shape[0] < size or total.shape[1] < size:
+        return total
+    rows, cols = total.shape[0] - size + 1, total.shape[1] - size + 1
+    held = np.full((rows, cols), np.inf)
+    for dy in range(size):
+        for dx in range(size):
+            held = np.minimum(held, total[dy:dy + rows, dx:dx + cols])
+    return held
+
+
 def _ink(path: Path, label: str, shop: Printer, report: Report) -> None:
     """Per-pixel total coverage and per-plate averages from a Ghostscript CMYK render."""
     import numpy as np
@@ -670,7 +699,7 @@ def _ink(path: Path, label: str, shop: Printer, report: Report) -> None:
             with Image.open(tif) as image:
                 data = np.asarray(image.convert("CMYK"), dtype=np.float64) / 255 * 100
             report.ink.append([round(float(v), 2) for v in data.mean(axis=(0, 1))])
-            total = data.sum(axis=2)
+            total = _held(data.sum(axis=2), INK_AREA)
             peak = float(total.max())
             report.max_tac.append(round(peak, 1))
             if peak > shop.tac + 1.0:  # one step of 8-bit rounding per plate
