@@ -336,8 +336,8 @@ CORPUS_CLASSES: tuple[Damage, ...] = (
            "DeviceRGB"),
     Damage("rgb-image-in-tiling-pattern", "x-1a", "drivethrucards", rgb_image_in_tiling_pattern, "color", 2,
            "image /Im0 (in tiling pattern /P1)", "DeviceRGB"),
-    Damage("back-rebound-to-face-form", "x-1a", "drivethrucards", back_rebound_to_face, "pages", None, "page order",
-           "2 different pages"),
+    Damage("back-rebound-to-face-form", "x-1a", "drivethrucards", back_rebound_to_face, "pages", 7, "page order",
+           "2 different pages where the odd pages should all be the deck's back (page 7 unlike the other 3)"),
     Damage("pdfx-conformance-and-title-removed", "x-1a", "drivethrucards", pdfx_keys_removed, "pdfx", None,
            "Info GTS_PDFXConformance", "missing"),
     # the wrong message of #27: an X-1a file checked as X-4 is told the version it has

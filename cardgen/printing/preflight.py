@@ -4,6 +4,7 @@ Checks, each failure a :class:`Finding` naming file, page, element and the
 measured value against the limit:
 
 * ``boxes``: TrimBox inside BleedBox inside MediaBox, bleed at least the printer's;
+* ``size``: the trim one of the card sizes the printer's record lists (when it lists them);
 * ``font``: every font embedded (pages and forms);
 * ``color``: in a CMYK file no RGB colour and no spot colour in anything that paints: page and
   form content, Type3 glyph procedures, tiling and shading patterns, shadings, images, soft
@@ -204,8 +205,13 @@ def _pages(label: str, shop: Printer, pages: int, expected: int | None, backs: l
         out.append(Finding(label, None, "pages", "page count", f"{pages} pages", "an even number (face and back)"))
     if deck and len(set(backs)) > 1:
         first = "odd" if shop.order == "back-face" else "even"
-        out.append(Finding(label, None, "pages", "page order",
-                           f"{len(set(backs))} different pages where the {first} pages should all be the deck's back",
+        offset = 1 if shop.order == "back-face" else 2
+        common = max(set(backs), key=backs.count)  # the deck's back: what most back pages draw
+        odd_ones = [offset + 2 * i for i, digest in enumerate(backs) if digest != common]
+        shown = ", ".join(str(n) for n in odd_ones[:5]) + (" ..." if len(odd_ones) > 5 else "")
+        out.append(Finding(label, odd_ones[0], "pages", "page order",
+                           f"{len(set(backs))} different pages where the {first} pages should all be the deck's back"
+                           f" (page{'s' if len(odd_ones) > 1 else ''} {shown} unlike the other {backs.count(common)})",
                            shop.order))
 
 
@@ -225,6 +231,7 @@ class _Checker:
         self._seen_fonts: set = set()
         self._reported: set = set()
         self._walked: set = set()
+        self._sizes_reported: set[str] = set()
         self._inside: list[str] = []  # what paints the content being read, when it is not the page or a form
 
     def fail(self, check: str, element: str, measured: str, limit: str = "", page: int | None = -1) -> None:
@@ -316,8 +323,12 @@ class _Checker:
         for _, (sw, sh) in self.shop.sizes.items():
             if (abs(w - sw) <= 0.5 and abs(h - sh) <= 0.5) or (abs(w - sh) <= 0.5 and abs(h - sw) <= 0.5):
                 return
+        measured = f"{w:.1f} x {h:.1f} mm"
+        if measured in self._sizes_reported:  # named on the first page of that size
+            return
+        self._sizes_reported.add(measured)
         names = ", ".join(f"{name} {sw:g} x {sh:g}" for name, (sw, sh) in self.shop.sizes.items())
-        self.fail("size", "card size (trim)", f"{w:.1f} x {h:.1f} mm", f"one of {names} mm")
+        self.fail("size", f"card size (trim), not one {self.shop.name} makes", measured, f"one of {names} mm")
 
     def _resources(self, resources, kind: str) -> dict:
         import pikepdf

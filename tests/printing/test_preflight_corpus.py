@@ -66,5 +66,8 @@ def test_every_cmyk_shop_file_of_the_bundled_games_passes(games, game_id):
         shop = printer(name)
         for deck, data, pages, _ in render_printer_pdfs(game, game.meta.languages[0], shop):
             report = preflight_bytes(data, shop, f"{game_id}-{name}-{deck}.pdf", expected_pages=pages)
-            assert report.ok, [str(f) for f in report.findings][:10]
             assert 150 < max(report.max_tac) <= shop.tac + 1
+            if (game_id, name) == ("klepka", "drivethrucards"):  # 70 mm tiles: a size DriveThruCards does not make
+                assert [(f.page, f.check, f.measured) for f in report.findings] == [(1, "size", "70.0 x 70.0 mm")]
+                continue
+            assert report.ok, [str(f) for f in report.findings][:10]
