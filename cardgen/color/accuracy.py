@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cardgen.color.cmyk import CmykConverter
+from cardgen.color.cmyk import OUTPUT_CONDITION, CmykConverter
 from cardgen.color.ink import RGB
 
 LAB = tuple[float, float, float]
@@ -154,9 +154,10 @@ class Measure:
         return delta_e00(self.wanted, self.printed)
 
 
-def measure(colours: list[str], tac: int, intent: str = "relative", bpc: bool = True) -> list[Measure]:
+def measure(colours: list[str], tac: int, intent: str = "relative", bpc: bool = True,
+            condition: str = OUTPUT_CONDITION) -> list[Measure]:
     """Each ``#rrggbb`` colour through the printer's conversion and back (see the module)."""
-    converter = CmykConverter(tac, intent, bpc)
+    converter = CmykConverter(tac, intent, bpc, condition=condition)
     out = []
     for colour in colours:
         rgb = tuple(int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5))

@@ -1,4 +1,4 @@
-"""CMYK for print shops: every colour and image through an ICC transform, sRGB to FOGRA39.
+"""CMYK for print shops: every colour and image through an ICC transform, sRGB to the printer's condition.
 
 The layouts and art are written in sRGB.  For a CMYK printer a :class:`CmykCanvas`
 (an :class:`~cardgen.color.ink.InkCanvas`, so it sees each colour at the moment a
@@ -39,8 +39,17 @@ from cardgen.errors import RenderError
 from cardgen.color.ink import RGB, InkCanvas, luma
 
 ICC_DIR = resources.ICC_PROFILES
-PROFILES = {300: "fogra39-tac300.icc", 240: "fogra39-tac240.icc"}  # ink limit % -> file
-OUTPUT_CONDITION = "FOGRA39"  # the characterisation the profiles reproduce (ISO 12647-2, coated paper)
+OUTPUT_CONDITION = "FOGRA39"  # the default characterisation (ISO 12647-2 offset, coated paper)
+#: output condition (ICC registry name) -> {ink limit % -> profile file}; how each was made: tools/make-icc-profiles
+PROFILES = {
+    "FOGRA39": {300: "fogra39-tac300.icc", 240: "fogra39-tac240.icc"},
+    "CGATS TR 005": {240: "swop5-tr005-tac240.icc"},  # SWOP, grade 5 coated (the US publication condition)
+}
+#: how a PDF/X output intent describes each condition (its OutputCondition)
+CONDITION_NAMES = {
+    "FOGRA39": "FOGRA39 (ISO 12647-2, coated paper)",
+    "CGATS TR 005": "SWOP on grade 5 coated paper (CGATS TR 005)",
+}
 CMYK = tuple[float, float, float, float]
 
 NEUTRAL_SPREAD = 0.04  # an RGB colour whose channels differ less than this is a grey
@@ -52,12 +61,16 @@ THIN_LINE_PT = 1.0  # a line this thin or thinner counts as thin
 SMALL_TEXT_PT = 14.0  # text this size or smaller counts as small; headlines keep a rich black
 
 
-def profile_for(tac: int) -> Path:
-    """The bundled CMYK profile made with the highest ink limit not above ``tac``."""
-    fitting = [limit for limit in PROFILES if limit <= tac]
+def profile_for(tac: int, condition: str = OUTPUT_CONDITION) -> Path:
+    """The bundled CMYK profile of ``condition`` made with the highest ink limit not above ``tac``."""
+    if condition not in PROFILES:
+        raise RenderError(f"no CMYK profile for the output condition '{condition}'; "
+                          f"bundled: {', '.join(PROFILES)}")
+    limits = PROFILES[condition]
+    fitting = [limit for limit in limits if limit <= tac]
     if not fitting:
-        raise RenderError(f"no CMYK profile for a total ink limit of {tac} %; the lowest is {min(PROFILES)} %")
-    path = ICC_DIR / PROFILES[max(fitting)]
+        raise RenderError(f"no {condition} profile for a total ink limit of {tac} %; the lowest is {min(limits)} %")
+    path = ICC_DIR / limits[max(fitting)]
     if not path.is_file():
         raise RenderError(f"the CMYK profile {path} is missing (tools/make-icc-profiles makes it)")
     return path
@@ -107,12 +120,13 @@ class CmykConverter:
     """sRGB colours and images to CMYK within an ink limit (fractions 0..1 per plate)."""
 
     def __init__(self, tac: int, intent: str = "relative", bpc: bool = True, black_chroma: float = BLACK_CHROMA,
-                 black_lightness: float = BLACK_LIGHTNESS):
+                 black_lightness: float = BLACK_LIGHTNESS, condition: str = OUTPUT_CONDITION):
         if intent not in INTENTS:
             raise RenderError(f"unknown rendering intent '{intent}'; expected one of: {', '.join(INTENTS)}")
         self.tac, self.intent, self.bpc = tac, intent, bpc
         self.black_chroma, self.black_lightness = black_chroma, black_lightness
-        self.profile = profile_for(tac)
+        self.condition = condition
+        self.profile = profile_for(tac, condition)
         self._cache: dict[tuple[int, int, int], CMYK] = {}
 
     def area(self, rgb: RGB) -> CMYK:
@@ -180,9 +194,10 @@ def _limit_bands(image, tac: int):
 
 
 def cmyk_canvas_class(tac: int, min_line_pt: float, intent: str = "relative", bpc: bool = True,
-                      black_chroma: float = BLACK_CHROMA, black_lightness: float = BLACK_LIGHTNESS):
+                      black_chroma: float = BLACK_CHROMA, black_lightness: float = BLACK_LIGHTNESS,
+                      condition: str = OUTPUT_CONDITION):
     """A canvas class drawing in CMYK within ``tac`` % and no line thinner than ``min_line_pt``."""
-    converter = CmykConverter(tac, intent, bpc, black_chroma, black_lightness)
+    converter = CmykConverter(tac, intent, bpc, black_chroma, black_lightness, condition)
     return type(f"CmykCanvas_{tac}", (CmykCanvas,), {"converter": converter, "min_line_pt": min_line_pt})
 
 

@@ -67,7 +67,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
     title = game.text(game.meta.title, lang)
     bleed = shop.bleed_mm * PT_PER_MM
     canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt, shop.intent, shop.bpc, shop.black_chroma,
-                                   shop.black_lightness) if shop.cmyk else None
+                                   shop.black_lightness, shop.condition) if shop.cmyk else None
     cards = game.physical_cards()
     if shop.files == "pdf-per-deck":
         decks: list[tuple[str | None, list]] = [(b.id, [pc for pc in cards if pc.card.back == b.id])

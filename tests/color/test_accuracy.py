@@ -40,9 +40,9 @@ def test_delta_e_table_and_the_records_choice(name):
     assert len(colours) > 40
     summary = {}
     for intent, bpc in OPTIONS:
-        errors = [m.delta_e for m in measure(colours, shop.tac, intent, bpc)]
+        errors = [m.delta_e for m in measure(colours, shop.tac, intent, bpc, shop.condition)]
         summary[(intent, bpc)] = sum(errors) / len(errors)
-    chosen = measure(colours, shop.tac, shop.intent, shop.bpc)
+    chosen = measure(colours, shop.tac, shop.intent, shop.bpc, shop.condition)
     print(f"\n\nCIEDE2000, {name} ({shop.condition}, ink {shop.tac} %, {shop.intent}, "
           f"black point compensation {'on' if shop.bpc else 'off'}): sRGB -> CMYK -> profile -> Lab")
     print(f"{'colour':8} {'C':>5} {'M':>5} {'Y':>5} {'K':>5}  {'L* wanted':>9} {'L* printed':>10}  dE00")
@@ -54,6 +54,6 @@ def test_delta_e_table_and_the_records_choice(name):
         print(f"mean dE00 {intent:10} bpc {'on ' if bpc else 'off'}: {mean:.2f}")
     # the record's choice is the most accurate of the four (within rounding) and good on average
     assert summary[(shop.intent, shop.bpc)] <= min(summary.values()) + 0.02
-    assert summary[(shop.intent, shop.bpc)] < 2.5
+    assert summary[(shop.intent, shop.bpc)] < (2.5 if shop.condition == "FOGRA39" else 3.5)  # SWOP grade 5: a smaller gamut
     by_colour = {m.colour: m.delta_e for m in chosen}
     assert by_colour["#ffffff"] < 0.5  # paper white is white
