@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardgen import resources
 from cardgen.cards.card import CardPlan, CardRenderer
 from cardgen.cards.pdf import finish, new_canvas
 from cardgen.cards.png import STANDARD_BLEED_MM, plans_pdf, rasterise
@@ -24,6 +25,9 @@ from cardgen.errors import RenderError
 from cardgen.printing.printers import Printer, printer
 
 SHOP_BLEED_MM = STANDARD_BLEED_MM
+#: littleCMS's sRGB profile (588 bytes; its date and ID zeroed, so that files stay byte-identical),
+#: embedded in every shop PNG: ImageCms.createProfile("sRGB") written once into cardgen/color/icc
+SRGB_PROFILE = "srgb.icc"
 
 
 
@@ -123,6 +127,7 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
             todo[plan.key] = plan
     if todo:
         pdf = plans_pdf(renderer, list(todo.values()), wpx, hpx, prof.dpi)
-        for plan_key, png in zip(todo, rasterise(pdf, wpx, hpx, prof.dpi)):
+        srgb = (resources.ICC_PROFILES / SRGB_PROFILE).read_bytes()  # the shop reads the pixels as sRGB
+        for plan_key, png in zip(todo, rasterise(pdf, wpx, hpx, prof.dpi, icc=srgb)):
             cache[(plan_key, wpx, hpx, prof.dpi)] = png
     return [(stem, cache[(plan.key, wpx, hpx, prof.dpi)], count) for stem, plan, count in items], (wpx, hpx), prof.dpi

@@ -267,3 +267,18 @@ def test_cmyk_conversion_holds_in_workers_forked_after_the_profile_was_read():
     with multiprocessing.get_context("fork").Pool(2) as pool:
         failures = pool.starmap(_convert_many, [(converter, 300), (converter, 300)])
     assert failures == [0, 0]
+
+
+def test_shop_pngs_embed_the_srgb_profile(quiz):
+    from PIL import Image, ImageCms
+
+    from cardgen.printing.shop import render_pngs
+
+    images, (w, h), dpi = render_pngs(quiz, "en", "tgc")
+    with Image.open(io.BytesIO(images[0][1])) as image:
+        image.load()
+        assert image.size == (w, h) and image.mode == "RGB"
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(image.info["icc_profile"]))
+        assert profile.profile.xcolor_space.strip() == "RGB" and "sRGB" in profile.profile.profile_description
+    again, _, _ = render_pngs(quiz, "en", "tgc")
+    assert [png for _, png, _ in again] == [png for _, png, _ in images]  # still byte-identical
