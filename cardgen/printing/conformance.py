@@ -30,7 +30,7 @@ _CONDITION_WORDS = re.compile(r"FOGRA\d\d|GRACoL|SWOP|CGATS[ .]?TR[ .]?\d{3}|CRP
 Fail = Callable[[str, str, str], None]
 
 
-def check_document(pdf, data_path, pdfx: str, condition: str, fail: Fail) -> None:
+def check_document(pdf, pdfx: str, condition: str, fail: Fail) -> None:
     """Every file-level rule of ``pdfx`` (x-1a or x-4) for ``pdf`` (an open pikepdf.Pdf)."""
     if pdf.is_encrypted:
         method = str(pdf.encryption.stream_method).rsplit(".", 1)[-1]

@@ -158,6 +158,8 @@ def _drawing_digest(obj, memo: dict, depth: int = 0) -> str:
     key = obj.objgen if isinstance(obj, pikepdf.Object) and obj.is_indirect else None
     if key is not None and key in memo:
         return memo[key]
+    if key is not None:
+        memo[key] = f"cycle {key}"  # an object that names itself (an annotation's /P) is digested once
     digest = hashlib.sha256()
     if depth > 32:  # deeper nesting than any drawing needs: the depth itself is what is compared
         digest.update(b"deep")
@@ -247,7 +249,7 @@ class _Checker:
     def document(self, pdf) -> None:
         if self.shop.pdfx == "none":
             return
-        check_document(pdf, None, self.shop.pdfx, self.shop.condition,
+        check_document(pdf, self.shop.pdfx, self.shop.condition,
                        lambda element, measured, limit: self.fail("pdfx", element, measured, limit, None))
 
     # --- page level ----------------------------------------------------------------------------

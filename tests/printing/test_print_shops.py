@@ -42,6 +42,11 @@ def test_every_printer_the_issue_names_is_a_full_record():
     ("tac", 900, "'tac' is 900; expected 150 to 400"),
     ("pdfx", "x-3", "'pdfx' is 'x-3'; expected one of: none, x-1a, x-4"),
     ("bleed_mm", "3mm", "'bleed_mm' must be a number"),
+    ("bpc", "yes", "'bpc' must be true or false, got 'yes'"),
+    ("black_chroma", 50, "'black_chroma' is 50; expected 0 to 30"),
+    ("intent", "saturation", "'intent' is 'saturation'; expected one of: relative, perceptual"),
+    ("sizes", {"poker": [63.5]}, "size 'poker' must be [width, height] in mm, 20 to 300"),
+    ("condition", "", "'condition' must be the name of an output condition"),
 ])
 def test_a_bad_printer_record_is_a_clear_error(tmp_path, field, value, message):
     import yaml
@@ -52,6 +57,20 @@ def test_a_bad_printer_record_is_a_clear_error(tmp_path, field, value, message):
     with pytest.raises(RenderError) as caught:
         printers(tmp_path)
     assert message in str(caught.value) and "printers.eu-pdfx4" in str(caught.value)
+
+
+def test_a_record_without_the_optional_fields_keeps_the_old_meaning(tmp_path):
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).resolve().parents[2] / "templates" / "cards" / "printers.yaml").read_text("utf-8"))
+    for key in ("sizes", "condition", "intent", "bpc", "black_chroma", "black_lightness"):
+        data["printers"]["eu-pdfx4"].pop(key, None)
+    (tmp_path / "printers.yaml").write_text(yaml.safe_dump(data), "utf-8")
+    eu = printers(tmp_path)["eu-pdfx4"]
+    assert (eu.sizes, eu.condition, eu.intent, eu.bpc, eu.black_chroma, eu.black_lightness) == (
+        None, "FOGRA39", "relative", True, 10.0, 27.0)
+    bundled = printer("drivethrucards")
+    assert (bundled.condition, bundled.bpc, "poker" in bundled.sizes) == ("CGATS TR 005", False, True)
 
 
 def test_cmyk_separations_black_text_on_k_and_ink_within_the_limit():
