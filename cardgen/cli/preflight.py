@@ -30,10 +30,13 @@ def rules(shop) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON report per file instead of text.")
 @click.pass_obj
 def preflight(settings: Settings, files: tuple[Path, ...], printer_id: str, pages: int | None, as_json: bool) -> None:
-    """Check each PDF FILE as the print shop would: boxes and bleed, embedded fonts,
-    CMYK only (no RGB, no spot colour), image resolution, text inside the safe zone,
-    line weight, total ink coverage per page (Ghostscript render), PDF/X keys, page
-    count and order.  Each failure names the file, page, element and measured value.
+    """Check each PDF FILE as the print shop would: boxes, bleed and card size, embedded fonts,
+    colour in everything that paints (pages, forms, Type3 glyphs, patterns, shadings, soft
+    masks, printable annotations) by the printer's PDF/X version, transparency, overprint of
+    black text, image resolution, text inside the safe zone, line weight, total ink coverage
+    (Ghostscript render), the PDF/X rules of the file (encryption, version, object streams,
+    output intent and its profile, Info and XMP keys), page count and order.  Each failure
+    names the file, page, element and measured value.
 
     Exit code 0 when every file passes, 1 when any check fails.
     """
