@@ -204,15 +204,18 @@ def same_profile(icc: bytes | None, printer_profile: Path) -> bool:
 
 def same_condition(icc: bytes | None, printer_profile: Path) -> bool:
     """Whether a CMYK image is made for the printer's output condition: no profile (read as the
-    printer's), the printer's own profile, or a profile naming its condition (FOGRA39)."""
+    printer's), the printer's own profile, or a profile naming its condition (FOGRA39, or the
+    condition of :data:`cardgen.color.cmyk.PROFILES` whose file the printer uses)."""
     from PIL import ImageCms
 
-    from cardgen.color.cmyk import OUTPUT_CONDITION
+    from cardgen.color.cmyk import OUTPUT_CONDITION, PROFILES
 
     if same_profile(icc, printer_profile):
         return True
+    condition = next((name for name, files in PROFILES.items() if printer_profile.name in files.values()),
+                     OUTPUT_CONDITION)
     try:
-        return OUTPUT_CONDITION.lower() in ImageCms.getProfileDescription(_profile(icc)).lower()
+        return condition.lower() in ImageCms.getProfileDescription(_profile(icc)).lower()
     except (OSError, ImageCms.PyCMSError):
         return False
 

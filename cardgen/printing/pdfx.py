@@ -80,6 +80,8 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
 
     import pikepdf
 
+    from cardgen.color.cmyk import CONDITION_NAMES
+
     if pdfx not in VERSIONS:
         raise RenderError(f"unknown PDF/X version '{pdfx}'; expected one of: {', '.join(VERSIONS)}")
     icc = profile.read_bytes()
@@ -100,7 +102,7 @@ def make_pdfx(data: bytes, pdfx: str, profile: Path, condition: str) -> bytes:
         pdf.Root["/OutputIntents"] = pikepdf.Array([pikepdf.Dictionary(
             Type=pikepdf.Name.OutputIntent, S=pikepdf.Name.GTS_PDFX,
             OutputConditionIdentifier=pikepdf.String(condition),
-            OutputCondition=pikepdf.String(f"{condition} (ISO 12647-2, coated paper)"),
+            OutputCondition=pikepdf.String(CONDITION_NAMES.get(condition, condition)),
             RegistryName=pikepdf.String("http://www.color.org"),
             Info=pikepdf.String(f"{condition}; profile {profile.name}"),
             DestOutputProfile=profile_stream)])

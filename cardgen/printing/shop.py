@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cardgen import resources
 from cardgen.cards.card import CardPlan, CardRenderer
 from cardgen.cards.pdf import finish, new_canvas
 from cardgen.cards.png import STANDARD_BLEED_MM, plans_pdf, rasterise
@@ -24,6 +25,9 @@ from cardgen.errors import RenderError
 from cardgen.printing.printers import Printer, printer
 
 SHOP_BLEED_MM = STANDARD_BLEED_MM
+#: littleCMS's sRGB profile (588 bytes; its date and ID zeroed, so that files stay byte-identical),
+#: embedded in every shop PNG: ImageCms.createProfile("sRGB") written once into cardgen/color/icc
+SRGB_PROFILE = "srgb.icc"
 
 
 
@@ -58,7 +62,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
     version come from the printer record; ``pdf-per-deck`` makes one file per
     card back, in the order the game lists its backs.
     """
-    from cardgen.color.cmyk import OUTPUT_CONDITION, cmyk_canvas_class
+    from cardgen.color.cmyk import cmyk_canvas_class
     from cardgen.printing.pdfx import make_pdfx
 
     if shop.files not in ("pdf", "pdf-per-deck"):
@@ -66,7 +70,8 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
     renderer = CardRenderer(game, lang, templates_dir, bleed_mm=shop.bleed_mm)
     title = game.text(game.meta.title, lang)
     bleed = shop.bleed_mm * PT_PER_MM
-    canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt) if shop.cmyk else None
+    canvas_cls = cmyk_canvas_class(shop.tac, shop.min_line_pt, shop.intent, shop.bpc, shop.black_chroma,
+                                   shop.black_lightness, shop.condition) if shop.cmyk else None
     cards = game.physical_cards()
     if shop.files == "pdf-per-deck":
         decks: list[tuple[str | None, list]] = [(b.id, [pc for pc in cards if pc.card.back == b.id])
@@ -87,7 +92,7 @@ def render_printer_pdfs(game, lang: str, shop: Printer, templates_dir: Path | No
                 _shop_page(c, renderer, plan, bleed)
         data = finish(c)
         if shop.pdfx != "none":
-            data = make_pdfx(data, shop.pdfx, canvas_cls.converter.profile, OUTPUT_CONDITION)
+            data = make_pdfx(data, shop.pdfx, canvas_cls.converter.profile, shop.condition)
         out.append((deck, data, 2 * len(members), len(members)))
     return out
 
@@ -122,6 +127,7 @@ def render_pngs(game, lang: str, profile_id: str = "tgc", templates_dir: Path | 
             todo[plan.key] = plan
     if todo:
         pdf = plans_pdf(renderer, list(todo.values()), wpx, hpx, prof.dpi)
-        for plan_key, png in zip(todo, rasterise(pdf, wpx, hpx, prof.dpi)):
+        srgb = (resources.ICC_PROFILES / SRGB_PROFILE).read_bytes()  # the shop reads the pixels as sRGB
+        for plan_key, png in zip(todo, rasterise(pdf, wpx, hpx, prof.dpi, icc=srgb)):
             cache[(plan_key, wpx, hpx, prof.dpi)] = png
     return [(stem, cache[(plan.key, wpx, hpx, prof.dpi)], count) for stem, plan, count in items], (wpx, hpx), prof.dpi

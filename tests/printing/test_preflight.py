@@ -32,9 +32,13 @@ def one_card(bleed_mm: float = 3.0, fault=None) -> bytes:
         c.setTrimBox((bleed, bleed, w - bleed, h - bleed))
         c.setFillColorCMYK(0.1, 0.5, 0.8, 0.1)
         c.rect(0, 0, w, h, stroke=0, fill=1)
+        c.saveState()
         c.setFillColorCMYK(0, 0, 0, 1)
+        c.setFillOverprint(True)  # black-only text overprints, as prepress asks
+        c.setOverprintMask(1)
         c.setFont(fonts.DEFAULT_FONT, 9)
         c.drawString(w / 2 - 20, h / 2, "Safe text")
+        c.restoreState()
         c.setStrokeColorCMYK(0, 0, 0, 1)
         c.setLineWidth(0.5)
         c.line(w / 3, h / 3, w / 2, h / 3)
@@ -149,3 +153,20 @@ def test_a_missing_file_is_named_missing(tmp_path):
         preflight(tmp_path / "gone.pdf", printer("eu-pdfx4"))
     with pytest.raises(RenderError, match="not a regular file"):
         preflight(tmp_path, printer("eu-pdfx4"))
+
+
+def test_without_printer_the_rules_are_named_and_an_rgb_file_gets_one_line(quiz, tmp_path):
+    from cardgen.printing.shop import render_shop_pdf
+
+    rgb = tmp_path / "rgb-shop.pdf"
+    rgb.write_bytes(render_shop_pdf(quiz, "en")[0])
+    result = CliRunner().invoke(cli, ["preflight", str(rgb)])
+    lines = result.output.strip().splitlines()
+    assert result.exit_code == 1
+    assert lines[0].startswith("no --printer: checking against eu-pdfx4 (") and "PDF/X-4, CMYK FOGRA39" in lines[0]
+    assert len(lines) == 3, lines  # the rules, one finding, the summary
+    assert "an RGB file (no PDF/X output intent)" in lines[1] and "--printer tgc" in lines[1]
+    assert lines[2].endswith("1 failure(s)")
+    result = CliRunner().invoke(cli, ["preflight", str(rgb), "--printer", "tgc"])  # RGB rules: no colour finding
+    assert ": color: " not in result.output and "no --printer" not in result.output
+    assert "28 pages for tgc" in result.output

@@ -123,7 +123,7 @@ def test_hostile_preflight_an_encrypted_file(tmp_path, user):
     with pikepdf.open(source) as pdf:
         pdf.save(path, encryption=pikepdf.Encryption(owner="owner", user=user))
     report = preflight(path, SHOP)
-    assert "encrypted" in finding_of(report, "pdf").measured
+    assert "encrypted" in finding_of(report, "pdfx").measured
 
 
 def test_hostile_preflight_too_many_pages_and_too_much_to_render(tmp_path, monkeypatch):

@@ -42,6 +42,11 @@ def test_every_printer_the_issue_names_is_a_full_record():
     ("tac", 900, "'tac' is 900; expected 150 to 400"),
     ("pdfx", "x-3", "'pdfx' is 'x-3'; expected one of: none, x-1a, x-4"),
     ("bleed_mm", "3mm", "'bleed_mm' must be a number"),
+    ("bpc", "yes", "'bpc' must be true or false, got 'yes'"),
+    ("black_chroma", 50, "'black_chroma' is 50; expected 0 to 30"),
+    ("intent", "saturation", "'intent' is 'saturation'; expected one of: relative, perceptual"),
+    ("sizes", {"poker": [63.5]}, "size 'poker' must be [width, height] in mm, 20 to 300"),
+    ("condition", "", "'condition' must be the name of an output condition"),
 ])
 def test_a_bad_printer_record_is_a_clear_error(tmp_path, field, value, message):
     import yaml
@@ -52,6 +57,20 @@ def test_a_bad_printer_record_is_a_clear_error(tmp_path, field, value, message):
     with pytest.raises(RenderError) as caught:
         printers(tmp_path)
     assert message in str(caught.value) and "printers.eu-pdfx4" in str(caught.value)
+
+
+def test_a_record_without_the_optional_fields_keeps_the_old_meaning(tmp_path):
+    import yaml
+
+    data = yaml.safe_load((Path(__file__).resolve().parents[2] / "templates" / "cards" / "printers.yaml").read_text("utf-8"))
+    for key in ("sizes", "condition", "intent", "bpc", "black_chroma", "black_lightness"):
+        data["printers"]["eu-pdfx4"].pop(key, None)
+    (tmp_path / "printers.yaml").write_text(yaml.safe_dump(data), "utf-8")
+    eu = printers(tmp_path)["eu-pdfx4"]
+    assert (eu.sizes, eu.condition, eu.intent, eu.bpc, eu.black_chroma, eu.black_lightness) == (
+        None, "FOGRA39", "relative", True, 10.0, 27.0)
+    bundled = printer("drivethrucards")
+    assert (bundled.condition, bundled.bpc, "poker" in bundled.sizes) == ("CGATS TR 005", False, True)
 
 
 def test_cmyk_separations_black_text_on_k_and_ink_within_the_limit():
@@ -267,3 +286,18 @@ def test_cmyk_conversion_holds_in_workers_forked_after_the_profile_was_read():
     with multiprocessing.get_context("fork").Pool(2) as pool:
         failures = pool.starmap(_convert_many, [(converter, 300), (converter, 300)])
     assert failures == [0, 0]
+
+
+def test_shop_pngs_embed_the_srgb_profile(quiz):
+    from PIL import Image, ImageCms
+
+    from cardgen.printing.shop import render_pngs
+
+    images, (w, h), dpi = render_pngs(quiz, "en", "tgc")
+    with Image.open(io.BytesIO(images[0][1])) as image:
+        image.load()
+        assert image.size == (w, h) and image.mode == "RGB"
+        profile = ImageCms.ImageCmsProfile(io.BytesIO(image.info["icc_profile"]))
+        assert profile.profile.xcolor_space.strip() == "RGB" and "sRGB" in profile.profile.profile_description
+    again, _, _ = render_pngs(quiz, "en", "tgc")
+    assert [png for _, png, _ in again] == [png for _, png, _ in images]  # still byte-identical
