@@ -52,7 +52,14 @@ def test_a_kept_folder_validates(number, tmp_path):
         # the one rule of format 2 it breaks, with its line, as a warning
         assert "warning: games/mini/game.yaml:34:1 (field limits): limits: need an engine" in result.stderr
     else:
-        assert "warning:" not in result.stderr
+        assert not format_warnings(result.stderr), result.stderr
+
+
+def format_warnings(stderr: str) -> list[str]:
+    """The warnings of ``stderr`` but those about telling colours apart, contrast and type
+    size (cardgen.cards.access): those judge a game's own colours, whatever its format."""
+    return [line for line in stderr.splitlines() if line.startswith("warning:")
+            and not any(what in line for what in ("colour vision:", "contrast:", "text size:"))]
 
 
 @pytest.mark.parametrize("number", KEPT)
@@ -102,4 +109,4 @@ def test_upgrade_rewrites_last_months_game_keeping_comments_then_it_validates_wi
 
     result = run("--content", str(games), "validate")
     assert result.exit_code == 0, result.output
-    assert "warning" not in result.stderr
+    assert not format_warnings(result.stderr), result.stderr

@@ -281,7 +281,7 @@ def test_not_part_of_a_plain_build(tmp_path):
     asked = [j for j in plan_jobs(BuildOptions(**base, tabletop=("sprites",))) if j.producer == "tabletop"]
     assert [dict(j.args)["formats"] for j in asked] == [("sprites",)] * 2
     assert {j.producer for j in plan_jobs(BuildOptions(**base, tabletop=("sprites",)))} == {
-        "cards", "rulebook", "tabletop"}
+        "cards", "rulebook", "rulebook-html", "tabletop"}
 
 
 def test_bad_options_are_clear_errors(tmp_path):
