@@ -13,51 +13,15 @@ compensation (docs/print-shops.md gives them).
 from __future__ import annotations
 
 import io
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from cardgen.color.cmyk import OUTPUT_CONDITION, CmykConverter
 from cardgen.color.ink import RGB
+from cardgen.color.vision import ciede2000 as delta_e00  # CIEDE2000, one implementation for both rooms' measures
 
 LAB = tuple[float, float, float]
-
-
-def delta_e00(lab1: LAB, lab2: LAB) -> float:
-    """CIEDE2000 colour difference (kL = kC = kH = 1)."""
-    L1, a1, b1 = lab1
-    L2, a2, b2 = lab2
-    c_mean = (math.hypot(a1, b1) + math.hypot(a2, b2)) / 2
-    g = 0.5 * (1 - math.sqrt(c_mean ** 7 / (c_mean ** 7 + 25 ** 7)))
-    a1p, a2p = a1 * (1 + g), a2 * (1 + g)
-    c1p, c2p = math.hypot(a1p, b1), math.hypot(a2p, b2)
-    h1p = math.degrees(math.atan2(b1, a1p)) % 360 if c1p else 0.0
-    h2p = math.degrees(math.atan2(b2, a2p)) % 360 if c2p else 0.0
-    dl, dc = L2 - L1, c2p - c1p
-    if c1p * c2p == 0:
-        dh = 0.0
-    elif abs(h2p - h1p) <= 180:
-        dh = h2p - h1p
-    else:
-        dh = h2p - h1p - 360 if h2p > h1p else h2p - h1p + 360
-    dH = 2 * math.sqrt(c1p * c2p) * math.sin(math.radians(dh / 2))
-    l_mean, cp_mean = (L1 + L2) / 2, (c1p + c2p) / 2
-    if c1p * c2p == 0:
-        hp_mean = h1p + h2p
-    elif abs(h1p - h2p) <= 180:
-        hp_mean = (h1p + h2p) / 2
-    else:
-        hp_mean = (h1p + h2p + 360) / 2 if h1p + h2p < 360 else (h1p + h2p - 360) / 2
-    t = (1 - 0.17 * math.cos(math.radians(hp_mean - 30)) + 0.24 * math.cos(math.radians(2 * hp_mean))
-         + 0.32 * math.cos(math.radians(3 * hp_mean + 6)) - 0.20 * math.cos(math.radians(4 * hp_mean - 63)))
-    d_theta = 30 * math.exp(-(((hp_mean - 275) / 25) ** 2))
-    rc = 2 * math.sqrt(cp_mean ** 7 / (cp_mean ** 7 + 25 ** 7))
-    sl = 1 + 0.015 * (l_mean - 50) ** 2 / math.sqrt(20 + (l_mean - 50) ** 2)
-    sc = 1 + 0.045 * cp_mean
-    sh = 1 + 0.015 * cp_mean * t
-    rt = -math.sin(math.radians(2 * d_theta)) * rc
-    return math.sqrt((dl / sl) ** 2 + (dc / sc) ** 2 + (dH / sh) ** 2 + rt * (dc / sc) * (dH / sh))
 
 
 # littleCMS pixel formats (lcms2.h): FLOAT_SH(1) | COLORSPACE_SH(space) | CHANNELS_SH(n) | BYTES_SH(0)
