@@ -14,12 +14,8 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
+from minicli import MINI, ROOT, clean_error, run
 
-from cardgen.cli import cli
-
-ROOT = Path(__file__).resolve().parents[1]
-MINI = ROOT / "tests" / "data" / "mini"
 BUILD = ["build", "mini", "--only", "cards", "--paper", "a4", "-j", "1"]
 PO_HEAD = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset={charset}\\n"\n\n'
 
@@ -34,22 +30,6 @@ def content(tmp_path) -> Path:
     folder = tmp_path / "content"
     shutil.copytree(MINI, folder / "mini")
     return folder
-
-
-def run(content: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["--content", str(content), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    return result.exit_code, result.output
-
-
-def clean_error(code: int, output: str, *expected: str) -> list[str]:
-    assert code == 1, output
-    assert "Traceback" not in output, output
-    errors = [line for line in output.splitlines() if line.startswith("error: ")]
-    assert errors, output
-    for text in expected:
-        assert any(text in line for line in errors), f"{text!r} not in:\n{output}"
-    return errors
 
 
 def tree(folder: Path) -> dict[str, bytes]:
