@@ -89,6 +89,18 @@ class Domain:
         path = self.po_path(language)
         return read_entries(path, self.display(path), root=self.root) if path.is_file() else {}
 
+    def translated(self, languages: list[str]):
+        """``(language, entry)`` for every translated entry of the PO files of ``languages`` whose
+        key is a message here; a PO file that does not read is skipped (the loader reports it)."""
+        for language in languages:
+            try:
+                entries = self.entries(language)
+            except I18nError:
+                continue
+            for key, entry in entries.items():
+                if key in self.messages and entry.translated:
+                    yield language, entry
+
     def has_own_text(self, language: str) -> bool:
         """Whether ``language`` has source text of its own here (no PO file to translate)."""
         return language == self.source_language or (

@@ -18,7 +18,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardgen.errors import ContentError, I18nError, Locator, NewerRule
+from cardgen.errors import ContentError, Locator, NewerRule
 from cardgen.i18n import plurals, refs
 
 if TYPE_CHECKING:
@@ -54,23 +54,16 @@ def placeholder_errors(game: "Game") -> list[ContentError]:
 
     domain = game_domain(game, game.display_root)
     errors: list[ContentError] = []
-    for language in domain.languages():
-        if language == domain.source_language:
+    for language, entry in domain.translated([lang for lang in domain.languages() if lang != domain.source_language]):
+        key, source = entry.key, domain.messages[entry.key]
+        if entry.source != source:
             continue
-        path = domain.po_path(language)
-        try:
-            entries = domain.entries(language)
-        except I18nError:
-            continue  # a broken PO file is the loader's error already
-        for key, entry in entries.items():
-            source = domain.messages.get(key)
-            if source is None or not entry.translated or entry.source != source:
-                continue
-            problem = difference(source, entry.text)
-            if problem:
-                where = Locator(file=Path(domain.display(path)), line=entry.line, field=key, language=language)
-                # validate checks this since content format 2; a format-1 game gets a warning
-                errors.append(NewerRule(f"translation of '{key}' {problem}", where, since=2))
+        problem = difference(source, entry.text)
+        if problem:
+            where = Locator(file=Path(domain.display(domain.po_path(language))), line=entry.line, field=key,
+                            language=language)
+            # validate checks this since content format 2; a format-1 game gets a warning
+            errors.append(NewerRule(f"translation of '{key}' {problem}", where, since=2))
     return errors
 
 

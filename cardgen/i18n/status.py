@@ -213,19 +213,15 @@ def reference_errors(game) -> list[ContentError]:
         if source_doc is not None:  # a game's own wording of a shared string takes its placeholders
             errors += argument_errors(key, text, source_doc.locate(("messages", key)).with_(
                 language=domain.source_language))
-    for language in _languages(domain)[1:]:
-        path = domain.po_path(language)
-        try:
-            entries = domain.entries(language)
-        except I18nError:
-            continue  # a broken PO file is the loader's error already
-        for key, entry in entries.items():
-            if key.startswith("rules.") or key not in domain.messages or not entry.translated:
-                continue
-            problem = _reference_problem(domain, entry.text, key, language, domain.messages[key], None)
-            if problem:
-                where = Locator(file=Path(domain.display(path)), line=entry.line, field=key, language=language)
-                errors.append(ContentError(f"translation of '{key}': {problem}", where))
+    for language, entry in domain.translated(_languages(domain)[1:]):
+        key = entry.key
+        if key.startswith("rules."):
+            continue
+        problem = _reference_problem(domain, entry.text, key, language, domain.messages[key], None)
+        if problem:
+            where = Locator(file=Path(domain.display(domain.po_path(language))), line=entry.line, field=key,
+                            language=language)
+            errors.append(ContentError(f"translation of '{key}': {problem}", where))
     return errors
 
 
