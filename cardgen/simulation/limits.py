@@ -26,7 +26,7 @@ from cardgen.errors import ContentError, Locator
 from cardgen.simulation.invariants import CheckPolicy
 from cardgen.simulation.runner import Progress, run_games
 from cardgen.simulation.significance import beyond_bound
-from cardgen.simulation.statistics import Z_95, RunInfo, summarize, wilson_interval
+from cardgen.simulation.statistics import Z_95, RunInfo, summarize, value_at_rank, wilson_interval
 
 BOUND_NAMES = ("completion_rate_min", "turns_max", "turns_p95_max", "first_player_win_rate", "balance_min",
                "draw_rate_max")
@@ -185,20 +185,11 @@ def _p95_check(cell: Mapping[str, Any], bound: float) -> dict[str, Any]:
     spread = Z_95 * math.sqrt(done * 0.95 * 0.05)
     low_rank = max(1, math.floor(done * 0.95 - spread))
     high_rank = min(done, math.ceil(done * 0.95 + spread) + 1)
-    interval = (_at_rank(histogram, low_rank), _at_rank(histogram, high_rank))
+    interval = (value_at_rank(histogram, low_rank), value_at_rank(histogram, high_rank))
     within = sum(count for turns, count in histogram if turns <= bound)
     p_value = beyond_bound(float(within), done, 0.95, above=False)
     verdict = "outside" if interval[0] > bound else "inside" if interval[1] <= bound else "undecided"
     return _check("turns_p95_max", p95, f"<= {_show(bound)}", interval, verdict, p_value)
-
-
-def _at_rank(histogram: list, rank: int) -> int:
-    seen = 0
-    for turns, count in histogram:
-        seen += count
-        if seen >= rank:
-            return turns
-    return histogram[-1][0]
 
 
 def _balance_check(cell: Mapping[str, Any], bound: float) -> dict[str, Any]:

@@ -90,6 +90,17 @@ def percentile(ordered: Sequence[int], percent: float) -> int:
     return ordered[rank - 1]
 
 
+def value_at_rank(histogram: Sequence[tuple[int, int]], rank: int) -> int:
+    """The value of the ``rank``-th game (1-based) in a histogram of ``(value, games)`` pairs sorted
+    by value; the last value when ``rank`` is beyond the games counted."""
+    seen = 0
+    for value, count in histogram:
+        seen += count
+        if seen >= rank:
+            return value
+    return histogram[-1][0]
+
+
 def wilson_interval(successes: float, trials: int, z: float = Z_95) -> tuple[float, float]:
     """Wilson score interval of a proportion (95% by default)."""
     if trials == 0:

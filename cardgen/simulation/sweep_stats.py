@@ -15,7 +15,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from cardgen.simulation.statistics import VIOLATION_EXAMPLES, wilson_interval
+from cardgen.simulation.statistics import VIOLATION_EXAMPLES, value_at_rank, wilson_interval
 
 DIGITS = 6
 MEASURES = ("turns_mean", "first_player_win_rate", "last_player_win_rate", "draw_rate", "completion_rate", "balance",
@@ -264,13 +264,7 @@ def _turns(lengths: list[tuple[int, int]], total: int) -> dict[str, float]:
 
 def _nearest_rank(lengths: list[tuple[int, int]], total: int, percent: int) -> int:
     """Nearest-rank percentile from a histogram (the same as statistics.percentile on the list)."""
-    rank = max(1, -(-percent * total // 100))
-    seen = 0
-    for turns, count in lengths:
-        seen += count
-        if seen >= rank:
-            return turns
-    return lengths[-1][0]
+    return value_at_rank(lengths, max(1, -(-percent * total // 100)))
 
 
 def _ratio(part: Any, whole: int) -> float:
