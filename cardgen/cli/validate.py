@@ -24,7 +24,8 @@ def validate(settings: Settings, games: tuple[str, ...], run_simulation: bool, j
     """Check the content of GAME (default: every game) and print its composition.
 
     With --simulate, each game that has an engine is played as its ``limits:``
-    say (fixed seed) and every limit is checked; a failed limit is an error.
+    say (fixed seed) and every limit is checked, at the limits' player count and
+    at each count of ``limits.by_players``; a failed limit is an error.
     With --strict, the colour-vision, contrast and text-size warnings are errors.
 
     Exit code 0 when everything holds, 1 on content errors, 2 on usage errors.
@@ -81,6 +82,7 @@ def check_playability(loaded: list, jobs: int) -> None:
     from cardgen.engines import engine_for
     from cardgen.errors import ContentErrors
     from cardgen.simulation import check_limits, limit_errors, measure
+    from cardgen.simulation.limits import base_players, checked_player_counts
 
     errors = []
     for game in loaded:
@@ -89,20 +91,24 @@ def check_playability(loaded: list, jobs: int) -> None:
             continue
         limits = game.meta.limits or Limits()
         engine = engine_for(game)
-        summary = measure(engine, limits, jobs=jobs)
-        checks = check_limits(limits, summary)
-        click.secho(
-            f"{game.id}: {limits.games} games, seed {limits.seed}, "
-            f"{summary['players']} players, bot {limits.bot}",
-            bold=True,
-        )
-        click.echo(table(["limit", "measured", "required", ""], [
-            (c.name, _number(c.measured), c.required, "ok" if c.ok else "FAILED") for c in checks
-        ]))
-        click.echo()
+        base = base_players(engine, limits)
+        counts = checked_player_counts(limits, base)
+        for players in counts:
+            summary = measure(engine, limits, jobs=jobs, players=players)
+            checks = check_limits(limits, summary, base)
+            click.secho(
+                f"{game.id}: {limits.games} games, seed {limits.seed}, "
+                f"{summary['players']} players, bot {limits.bot}",
+                bold=True,
+            )
+            click.echo(table(["limit", "measured", "required", ""], [
+                (c.name, _number(c.measured), c.required, "ok" if c.ok else "FAILED") for c in checks
+            ]))
+            click.echo()
+            errors += limit_errors(game.root / "game.yaml", checks,
+                                   players if len(counts) > 1 else None, limits)
+            errors += [_violation_error(game, message) for message in summary["violation_examples"]]
         echo_content_report(engine.content_report())
-        errors += limit_errors(game.root / "game.yaml", checks)
-        errors += [_violation_error(game, message) for message in summary["violation_examples"]]
     if errors:
         raise ContentErrors(errors)
 

@@ -50,42 +50,66 @@ def measure(
     jobs: int = 1,
     policy: CheckPolicy = CheckPolicy(),
     progress: Progress | None = None,
+    players: int | None = None,
 ) -> dict[str, Any]:
-    """Simulate as the limits say and summarise."""
-    players = limits.players or engine.game.meta.players.min
+    """Simulate as the limits say (at ``players``, default the limits' own count) and summarise."""
+    players = players or base_players(engine, limits)
     records = run_games(engine, limits.games, limits.seed, players, limits.bot, jobs, policy, progress)
     info = RunInfo(engine.game.id, limits.games, limits.seed, players, limits.bot, engine.options, engine.event_names)
     return summarize(info, records)
 
 
-def check_limits(limits: Limits, summary: Mapping[str, Any]) -> list[LimitCheck]:
-    """Every declared limit with its measured value; violations always count."""
-    checks = [
-        LimitCheck("violations", summary["violations"], "= 0", summary["violations"] == 0),
-        _at_least("completion_rate_min", summary["completion_rate"], limits.completion_rate_min),
-        _at_most("turns_max", summary["turns"]["max"], limits.turns_max),
-    ]
-    if limits.turns_p95_max is not None:
-        checks.append(_at_most("turns_p95_max", summary["turns"]["p95"], limits.turns_p95_max))
-    if limits.first_player_win_rate is not None:
-        low, high = limits.first_player_win_rate
+def base_players(engine: Engine, limits: Limits) -> int:
+    """The player count the top of ``limits:`` holds at."""
+    return limits.players or engine.game.meta.players.min
+
+
+def checked_player_counts(limits: Limits, base: int) -> list[int]:
+    """The counts ``validate --simulate`` plays: the base count, then each ``by_players`` count."""
+    return [base, *sorted(int(count) for count in limits.by_players if int(count) != base)]
+
+
+def check_limits(limits: Limits, summary: Mapping[str, Any], base: int | None = None) -> list[LimitCheck]:
+    """Every limit that holds at the summary's player count, with its measured value (the top of
+    ``limits:`` at the base count, ``by_players`` over it at its own count); violations always count."""
+    players = summary["players"]
+    bounds = bounds_for(limits, players, base if base is not None else players)
+    checks = [LimitCheck("violations", summary["violations"], "= 0", summary["violations"] == 0)]
+    if "completion_rate_min" in bounds:
+        checks.append(_at_least("completion_rate_min", summary["completion_rate"], bounds["completion_rate_min"]))
+    if "turns_max" in bounds:
+        checks.append(_at_most("turns_max", summary["turns"]["max"], bounds["turns_max"]))
+    if "turns_p95_max" in bounds:
+        checks.append(_at_most("turns_p95_max", summary["turns"]["p95"], bounds["turns_p95_max"]))
+    if "first_player_win_rate" in bounds:
+        low, high = bounds["first_player_win_rate"]
         rate = summary["first_player_win_rate"]
         checks.append(
             LimitCheck("first_player_win_rate", rate, f"in [{_show(low)}, {_show(high)}]", low <= rate <= high)
         )
-    if limits.balance_min is not None:
-        checks.append(_at_least("balance_min", summary["balance"], limits.balance_min))
-    if limits.draw_rate_max is not None:
-        checks.append(_at_most("draw_rate_max", summary["draw_rate"], limits.draw_rate_max))
+    if "balance_min" in bounds:
+        checks.append(_at_least("balance_min", summary["balance"], bounds["balance_min"]))
+    if "draw_rate_max" in bounds:
+        checks.append(_at_most("draw_rate_max", summary["draw_rate"], bounds["draw_rate_max"]))
     return checks
 
 
-def limit_errors(game_yaml: Any, checks: list[LimitCheck]) -> list[ContentError]:
-    """A content error for each failed limit, located at ``limits.<name>``."""
+def limit_errors(game_yaml: Any, checks: list[LimitCheck], players: int | None = None,
+                 limits: Limits | None = None) -> list[ContentError]:
+    """A content error for each failed limit, located at ``limits.<name>``, or at
+    ``limits.by_players.<N>.<name>`` when that count's entry declares it."""
+    def field(name: str) -> str:
+        entry = limits.by_players.get(str(players)) if limits is not None and players is not None else None
+        if entry is not None and getattr(entry, name, None) is not None:
+            return f"limits.by_players.{players}.{name}"
+        return f"limits.{name}"
+
+    at = f" at {players} players" if players is not None else ""
     return [
         ContentError(
-            f"playability limit {check.name} failed: measured {_show(check.measured)}, required {check.required}",
-            Locator(file=game_yaml, field=f"limits.{check.name}"),
+            f"playability limit {check.name} failed{at}: measured {_show(check.measured)}, "
+            f"required {check.required}",
+            Locator(file=game_yaml, field=field(check.name)),
         )
         for check in checks
         if not check.ok

@@ -90,6 +90,24 @@ def test_validate_simulate_reports_a_failed_limit_with_its_measured_value(strict
     assert "required <= 30" in result.output and "limits.turns_max" in result.output
 
 
+def test_validate_simulate_checks_each_player_count_of_by_players(strict_content):
+    """limits.by_players is checked by validate --simulate at its own count: a 6-player band that
+    cannot hold fails there and is reported at its own field; the count's table is printed."""
+    game_yaml = strict_content / "himmel" / "game.yaml"
+    text = game_yaml.read_text("utf-8").replace("turns_max: 30", "turns_max: 150")
+    per_count = ("  balance_min: 0.5\n  by_players:\n    6: {first_player_win_rate: [0.9, 1.0]}\n"
+                 "    3: {turns_max: 1000}\n")
+    game_yaml.write_text(text.replace("  balance_min: 0.85\n", per_count, 1), "utf-8")
+    result = CliRunner().invoke(cli, ["--content", str(strict_content), "validate", "--simulate"])
+    assert result.exit_code == 1, result.output
+    assert [line for line in result.output.splitlines() if "games, seed" in line] == [
+        "himmel: 40 games, seed 1, 4 players, bot greedy", "himmel: 40 games, seed 1, 3 players, bot greedy",
+        "himmel: 40 games, seed 1, 6 players, bot greedy"]
+    assert "playability limit first_player_win_rate failed at 6 players: measured" in result.output
+    assert "(field limits.by_players.6.first_player_win_rate)" in result.output
+    assert "failed at 4 players" not in result.output and "failed at 3 players" not in result.output
+
+
 def test_validate_simulate_passes_on_the_real_limits_with_fewer_games(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CONTENT / "card-football", content / "card-football")
