@@ -17,7 +17,7 @@ from typing import Any, Mapping
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games, table
+from cardgen.cli.common import echo_warnings, resolve_games, table
 from cardgen.engines.footballers import BUCKETS, CARD_ATTRIBUTES
 from cardgen.errors import ContentError, Locator, shown_path
 
@@ -45,6 +45,7 @@ def answers(settings: Settings, game: str, geo: str | None, position: str | None
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game(settings.content_dir / game_id, display_root=settings.content_dir.parent)
+    echo_warnings(loaded.warnings)
     missing = [name for name in ("players", "countries") if name not in loaded.meta.data_files]
     if missing:
         raise ContentError(

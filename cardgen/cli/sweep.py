@@ -13,7 +13,7 @@ from typing import Any
 import click
 
 from cardgen.cli import Settings
-from cardgen.cli.common import resolve_games, table
+from cardgen.cli.common import echo_warnings, resolve_games, table
 
 
 @click.command()
@@ -49,6 +49,7 @@ def sweep(settings: Settings, game: str, count: int, seed: int, players_text: st
 
     (game_id,) = resolve_games(settings, [game])
     loaded = load_game((settings.content_dir / game_id).resolve(), display_root=settings.content_dir.resolve().parent)
+    echo_warnings(loaded.warnings)
     engine = engine_for(loaded)
     players = _players(players_text, loaded)
     varied = _options(options)

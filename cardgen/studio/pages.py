@@ -80,11 +80,13 @@ class Pages:
                 "backs": len(game.meta.backs) if game else 0,
                 "badges": _badge_counts(view),
                 "errors": len(view.errors),
+                "warnings": len(view.warnings),
                 "stale": view.stale,
             })
         problems = [(view.id, self._errors(view)) for view in studio.games.values() if view.errors]
+        notices = [(view.id, [self._error(w) for w in view.warnings]) for view in studio.games.values() if view.warnings]
         return self._render("overview.html.j2", title="cardgen studio", game_id="", rows=rows,
-                            problems=problems, lang="")
+                            problems=problems, notices=notices, lang="")
 
     def gallery(self, game_id: str, lang: str) -> str | None:
         view = self.studio.games.get(game_id)

@@ -67,6 +67,7 @@ class GameView:
     text_kinds: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> "missing" | "fuzzy"
     text_used: dict[str, dict[str, str]] = field(default_factory=dict)  # lang -> key -> language printed instead
     layout_files: frozenset[Path] = frozenset()
+    warnings: list[CardgenError] = field(default_factory=list)  # the loader's: an earlier content format
     layout_errors: list[CardgenError] | None = None  # the layout check's last answer (None: run it)
     art_generation: int = 0
     version: int = 0
@@ -186,6 +187,7 @@ class Studio:
             view.version += 1
             return {}
         view.game, view.stale = game, False
+        view.warnings = list(game.warnings)
         view.errors = self._checks(game)
         old = {lang: {key: v.fingerprint() for key, v in views.items()} for lang, views in view.views.items()}
         self._plan(view)

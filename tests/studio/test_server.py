@@ -368,3 +368,16 @@ def test_gallery_captions_name_the_card_in_the_chosen_language(tmp_path):
     russian = pages.gallery("klepka", "ru")
     assert '<span class="name" lang="ru">Вратарь Стенкин</span>' in russian
     assert '<span class="name" lang="pl">Murawa z napisem „Klepka”</span>' in polish  # the back
+
+
+def test_a_game_of_an_earlier_format_shows_its_warning_on_the_overview(tmp_path):
+    """The loader's format notice reaches the studio's user as it reaches validate's."""
+    from cardgen.studio.pages import Pages
+
+    content = Path(shutil.copytree(ROOT / "tests" / "data" / "formats" / "1", tmp_path / "games"))
+    studio = Studio(content)
+    studio.load()
+    assert not studio.games["mini"].errors
+    page = Pages(studio).overview()
+    assert 'id="warnings-mini"' in page and "written in content format 1" in page
+    assert "cardgen upgrade" in page
