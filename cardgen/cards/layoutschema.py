@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from cardgen.content.layoutmodel import LayoutFile
-from cardgen.content.modelcheck import data_path
+from cardgen.content.modelcheck import EXPECTED, data_path
 from cardgen.content.yamlsource import YamlDocument
 from cardgen.errors import ContentError, suggest
 
@@ -51,12 +51,7 @@ def _schema_error(doc: YamlDocument, where: tuple, problems: list[dict]) -> Cont
     return ContentError(f"expected {' or '.join(expected)}, found {short_value(found)}{hint}", doc.locate(where))
 
 
-_EXPECTED = {
-    "int_type": "a whole number", "int_from_float": "a whole number", "int_parsing": "a whole number",
-    "float_type": "a number", "float_parsing": "a number", "string_type": "text", "bool_type": "true or false",
-    "bool_parsing": "true or false", "list_type": "a list", "dict_type": "a mapping",
-    "model_type": "a mapping", "too_short": "two numbers [width, height]", "too_long": "two numbers [width, height]",
-}
+_EXPECTED = {**EXPECTED, "too_short": "two numbers [width, height]", "too_long": "two numbers [width, height]"}
 
 
 def short_value(value: Any) -> str:
