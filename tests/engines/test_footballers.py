@@ -392,5 +392,6 @@ def test_goals_in_finals_found_in_the_second_pass_of_issue_26(real):
         player = real.player(pid)
         assert fact_value(player, "scored-in-final", day) is True and year in player.sources["scored_in_final"], pid
     # doubts of the second pass that the two fact-check passes settled (content/head-game/verification)
-    nesta = real.player("alessandro-nesta")
-    assert fact_value(nesta, "scored-in-final", day) is True and "1998" in nesta.sources["scored_in_final"]
+    for pid, year in (("alessandro-nesta", "1998"), ("miroslav-klose", "2007"), ("james-rodriguez", "2011")):
+        player = real.player(pid)
+        assert fact_value(player, "scored-in-final", day) is True and year in player.sources["scored_in_final"], pid
