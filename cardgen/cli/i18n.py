@@ -20,9 +20,12 @@ def i18n() -> None:
 
 
 def _domains(settings: Settings, games: tuple[str, ...]):
+    """The domains, their card texts' length budgets measured in the real boxes (the PO files'
+    ``max-length:N`` and "Length budget" comments)."""
+    from cardgen.cards.textfit import box_capacity
     from cardgen.i18n import domains
 
-    return domains(settings.content_dir, list(games) or None)
+    return domains(settings.content_dir, list(games) or None, box_capacity)
 
 
 @i18n.command()
