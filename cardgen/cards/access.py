@@ -518,9 +518,21 @@ def size_warnings(sides: list[Side], layout) -> list[ContentError]:
                 what = "body text" if is_body_text(el) else "text"
                 warnings[(where, side.lang)] = ContentError(
                     f"text size: {_field_name(el.text)} is fitted at {op[4]:g} pt, under the {floor:g} pt floor for "
-                    f"{what}; shorten it or give it a larger box",
+                    f"{what}{_in_characters(op, el, floor)}; shorten it or give it a larger box",
                     layout.locate(where).with_(card=side.label, language=side.lang, field=_field_name(el.text)))
     return list(warnings.values())
+
+
+def _in_characters(op: tuple, element, size: float) -> str:
+    """": 330 characters, the box holds about 320 at 8 pt": the text against its box, in characters."""
+    from cardgen.cards.text import chars_that_fit
+
+    text = " ".join(op[2])
+    width, height = op[1][2], op[1][3]
+    if element.rotate in (90, 270):
+        width, height = height, width
+    holds = chars_that_fit(text, op[3], width, height, size, element.leading, element.max_lines)
+    return f": {len(text)} characters, the box holds about {holds} at {size:g} pt"
 
 
 def smallest_fitted(sides: list[Side]) -> dict[str, tuple[float, str]]:

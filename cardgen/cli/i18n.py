@@ -136,7 +136,8 @@ def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
         click.echo(f"{language} {domain}: a missing or fuzzy entry prints {chain} (the first that has it)")
     methods = sorted({m for r in rows for m in r.methods}) or ["renderer"]
     if methods == ["renderer"]:
-        click.echo("too long: measured by the card renderer (real layout, fonts and minimum type size).")
+        click.echo("too long: measured by the card renderer (real layout, fonts and sizes): the text does not fit "
+                   "at the minimum size, or fits only under the layout's body size ('shrunk').")
     else:
         click.echo(f"too long: measured by {' and '.join(methods)} (the length budget where the "
                    "renderer or a game's layout is not available).")
