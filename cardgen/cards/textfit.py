@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from cardgen.cards.access import is_body_text
 from cardgen.cards.text import PT_PER_MM, chars_that_fit
-from cardgen.i18n.fit import Capacity, Fit, budget_fits
+from cardgen.i18n.fit import Capacity, Fit, NotPrinted, budget_fits
 
 if TYPE_CHECKING:
     from cardgen.cards.card import CardRenderer
@@ -133,10 +133,10 @@ def _text_box(op: tuple, element: "Element") -> tuple[float, float]:
 _RENDERERS: dict[tuple[int, str], tuple["Game", "CardRenderer"]] = {}
 
 
-def box_capacity(game: "Game", card: "Card", field: str) -> Capacity | None:
+def box_capacity(game: "Game", card: "Card", field: str) -> Capacity | NotPrinted | None:
     """How many characters of text like the source fit the ``field`` box of ``card`` (the
-    :class:`~cardgen.i18n.fit.Capacity`); None when the drawing cannot tell (no layout, or the
-    field is not printed)."""
+    :class:`~cardgen.i18n.fit.Capacity`); :class:`~cardgen.i18n.fit.NotPrinted` when the card's
+    layout prints no such field; None when the drawing cannot tell (no layout)."""
     from cardgen.errors import RenderError
 
     language = game.meta.source_language
@@ -150,7 +150,7 @@ def box_capacity(game: "Game", card: "Card", field: str) -> Capacity | None:
         if names and names[0] == field:
             break
     else:
-        return None
+        return NotPrinted(card.id, field)
     text, font = " ".join(op[2]), op[3]
     width, height = _text_box(op, element)
     least = element.min_size if element.min_size is not None else element.size

@@ -203,11 +203,14 @@ class Domain:
         return result
 
 
-    def _budget(self, where: "_Usage") -> tuple[int, str]:
+    def _budget(self, where: "_Usage") -> tuple[int | None, str]:
         """The ``max-length`` and the "Length budget" comment of a card text: measured in the box
-        when the domain has a ``capacity`` measure and it can tell, else scaled by the card size."""
+        when the domain has a ``capacity`` measure and it can tell (none for a text the layout does
+        not print on the card), else scaled by the card size."""
         if self.capacity is not None:
             measured = self.capacity(self.game, self.game.card(where.card), where.field)
+            if isinstance(measured, fit.NotPrinted):
+                return None, measured.comment()
             if measured is not None:
                 return measured.limit, measured.comment()
         limit = fit.budget(self.game, where.field)

@@ -92,6 +92,19 @@ class Capacity:
                 "text like the source; check yours with 'cardgen i18n status'.")
 
 
+@dataclass(frozen=True)
+class NotPrinted:
+    """The card's layout prints no such text on the card (``omit``, or no element for this card):
+    the entry gets no length budget."""
+
+    card: str
+    field: str
+
+    def comment(self) -> str:
+        return (f"No length budget: the layout prints no '{self.field}' on card '{self.card}' (the rulebook "
+                "and the digital tables show it).")
+
+
 def budget(game: "Game", field: str) -> int:
     """The character budget of ``field`` on a card of ``game``."""
     base, scale = FIELD_BUDGETS.get(field, DEFAULT_BUDGET)
@@ -116,6 +129,6 @@ def budget_fits(game: "Game", card: "Card", texts: dict[str, str], language: str
 #: card drawing's :func:`cardgen.cards.textfit.card_fits`.
 Measure = Callable[["Game", "Card", dict[str, str], str], dict[str, Fit]]
 
-#: ``box_measure(game, card, field) -> Capacity``, or None when the drawing cannot tell (no layout):
-#: :func:`cardgen.cards.textfit.box_capacity`.
-BoxMeasure = Callable[["Game", "Card", str], "Capacity | None"]
+#: ``box_measure(game, card, field) -> Capacity``, :class:`NotPrinted`, or None when the drawing cannot
+#: tell (no layout): :func:`cardgen.cards.textfit.box_capacity`.
+BoxMeasure = Callable[["Game", "Card", str], "Capacity | NotPrinted | None"]

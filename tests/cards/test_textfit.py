@@ -17,6 +17,7 @@ from cardgen.cards.textfit import body_size, box_capacity, card_fits
 from cardgen.content.layoutmodel import Accessibility, Element
 from cardgen.content.loader import load_game
 from cardgen.errors import I18nError, TextOverflowError
+from cardgen.i18n.fit import NotPrinted
 from cardgen.i18n import check_strict, status
 from cardgen.i18n.catalog import domains
 from cardgen.i18n.po import read_catalog, render, update
@@ -87,7 +88,18 @@ def test_box_capacity_counts_at_size_body_size_and_minimum(klepka):
     assert f"{capacity.min_chars} at 6 pt, the minimum" in comment
     name = box_capacity(klepka, klepka.card("prize-var"), "name")
     assert name.floor_pt == name.min_pt and name.limit == name.min_chars > name.size_chars
-    assert box_capacity(klepka, klepka.card("prize-var"), "no-such-field") is None
+    assert box_capacity(klepka, klepka.card("prize-var"), "no-such-field") == NotPrinted("prize-var", "no-such-field")
+
+
+def test_a_field_the_layout_does_not_print_gets_no_budget(tmp_path):
+    """card-football's ordinary cards carry a name the layout leaves out (omit: [name])."""
+    game = load_game(ROOT / "content" / "card-football")
+    card = next(card for card in game.cards if card.group == "main")
+    assert box_capacity(game, card, "name") == NotPrinted(card.id, "name")
+    domain = next(d for d in domains(ROOT / "content", ["card-football"], box_capacity) if d.id == "card-football")
+    entry = next(m for m in domain.source_messages() if m.key == card.text["name"])
+    assert entry.max_length is None and not any(f.startswith("max-length") for f in entry.flags)
+    assert any(c.startswith("No length budget: the layout prints no 'name'") for c in entry.comments)
 
 
 def test_a_text_of_the_budget_prints_without_warning_and_a_longer_one_warns(klepka):
