@@ -28,7 +28,7 @@ import copy
 import re
 from typing import TYPE_CHECKING
 
-from cardgen.cards.access import is_body_text
+from cardgen.cards.access import is_body_text, text_box
 from cardgen.cards.text import PT_PER_MM, chars_that_fit
 from cardgen.i18n.fit import Capacity, Fit, NotPrinted, budget_fits
 
@@ -114,18 +114,12 @@ def shrunk_fields(renderer: "CardRenderer", plan, fields: set[str] | None = None
         floor = body_size(element, renderer.layout)
         if op[4] < floor - 1e-6:
             text = " ".join(op[2])
-            width, height = _text_box(op, element)
+            width, height = text_box(op, element)
             holds = chars_that_fit(text, op[3], width, height, floor, element.leading, element.max_lines)
             found[names[0]] = (
                 f"card '{plan.label}' [{renderer.lang}] prints its '{names[0]}' at {op[4]:g} pt, under the layout's body "
                 f"size {floor:g} pt: {len(text)} characters, the box holds about {holds} at {floor:g} pt")
     return found
-
-
-def _text_box(op: tuple, element: "Element") -> tuple[float, float]:
-    """Width and height in points of a planned text op's box, as its lines run."""
-    width, height = op[1][2], op[1][3]
-    return (height, width) if element.rotate in (90, 270) else (width, height)
 
 
 # --- the budget in the PO files ------------------------------------------------------------------
@@ -152,7 +146,7 @@ def box_capacity(game: "Game", card: "Card", field: str) -> Capacity | NotPrinte
     else:
         return NotPrinted(card.id, field)
     text, font = " ".join(op[2]), op[3]
-    width, height = _text_box(op, element)
+    width, height = text_box(op, element)
     least = element.min_size if element.min_size is not None else element.size
     floor = body_size(element, renderer.layout)
 
