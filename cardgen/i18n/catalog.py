@@ -202,7 +202,6 @@ class Domain:
             )
         return result
 
-
     def _budget(self, where: "_Usage") -> tuple[int | None, str]:
         """The ``max-length`` and the "Length budget" comment of a card text: measured in the box
         when the domain has a ``capacity`` measure and it can tell (none for a text the layout does
