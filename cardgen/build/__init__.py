@@ -11,7 +11,8 @@
 
 from cardgen.build.jobs import KINDS, Artefact, BuildOptions, Job, load_game_cached, write_artefact
 from cardgen.build.run import (MANIFEST, PRODUCERS, BuildResult, Producer, build, fallback_summary, glyph_summary,
-                               plan_jobs, request_key, smallest_text_summary)
+                               plan_jobs, request_key, shrunk_summary, smallest_text_summary)
 
 __all__ = ["KINDS", "MANIFEST", "PRODUCERS", "Artefact", "BuildOptions", "BuildResult", "Job", "Producer", "build",
-           "fallback_summary", "glyph_summary", "load_game_cached", "plan_jobs", "request_key", "smallest_text_summary", "write_artefact"]
+           "fallback_summary", "glyph_summary", "load_game_cached", "plan_jobs", "request_key", "shrunk_summary",
+           "smallest_text_summary", "write_artefact"]

@@ -78,16 +78,21 @@ def pnp_job(options: BuildOptions, game_id: str, lang: str, paper: str, ink: str
 
 def smallest_text(game, lang: str, templates_dir) -> dict:
     """The smallest size any text of the cards is fitted at in ``lang`` (manifest ``smallest_pt``,
-    ``smallest_card``), which the build reports per game and language."""
+    ``smallest_card``), which the build reports per game and language, and the card texts that
+    fit only under the layout's body size (manifest ``shrunk``, a warning; ``--strict`` fails on
+    them before anything is drawn)."""
     from cardgen.cards.card import CardRenderer
+    from cardgen.cards.textfit import shrunk_fields
 
     renderer = CardRenderer(game, lang, templates_dir)
-    plans = [renderer.face(card) for card in game.cards] + [renderer.back(back.id) for back in game.meta.backs]
+    faces = [renderer.face(card) for card in game.cards]
+    plans = faces + [renderer.back(back.id) for back in game.meta.backs]
     sizes = [(op[4], plan.label) for plan in plans for op in plan.ops if op[0] == "text"]
     if not sizes:
         return {}
     size, label = min(sizes, key=lambda found: found[0])
-    return {"smallest_pt": round(size, 2), "smallest_card": label}
+    shrunk = [why for plan in faces for why in shrunk_fields(renderer, plan).values()]
+    return {"smallest_pt": round(size, 2), "smallest_card": label, **({"shrunk": shrunk[:20]} if shrunk else {})}
 
 
 def shop_pdf_job(options: BuildOptions, game_id: str, lang: str) -> list[Artefact]:

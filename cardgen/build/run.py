@@ -204,6 +204,12 @@ def smallest_text_summary(artefacts: list[Artefact]) -> list[tuple[str, str, flo
     return [(game, lang, size, card) for (game, lang), (size, card) in sorted(found.items())]
 
 
+def shrunk_summary(artefacts: list[Artefact]) -> list[str]:
+    """Every card text the build's files print under the layout's body size (manifest ``shrunk``),
+    once each."""
+    return list(dict.fromkeys(message for a in artefacts for message in dict(a.extra).get("shrunk") or ()))
+
+
 def fallback_summary(artefacts: list[Artefact]) -> list[tuple[str, str, int, list[str]]]:
     """(game, language, messages, first warnings) for every game and language whose files
     used source text in place of a missing or fuzzy translation (manifest ``fallback``)."""
@@ -493,7 +499,7 @@ _TEXT_OR_NONE = (str, type(None))
 ENTRY_FIELDS: dict[str, tuple[type, ...]] = {
     "path": _TEXT, "sha256": _TEXT, "game": _TEXT, "kind": _TEXT, "lang": _TEXT_OR_NONE, "paper": _TEXT_OR_NONE,
     "pages": (int, type(None)), "cards": (int,), "producer": _TEXT, "request": _TEXT, "inputs": _TEXT,
-    "fallback": (int,), "warnings": (list,), "glyphs": (list,), "ink": _TEXT, "printer": _TEXT,
+    "fallback": (int,), "warnings": (list,), "glyphs": (list,), "shrunk": (list,), "ink": _TEXT, "printer": _TEXT,
     "profile": _TEXT, "format": _TEXT, "color": _TEXT, "pdfx": _TEXT_OR_NONE,
     "max_tac": (int, float, type(None)), "pixels": (list,), "dpi": (int, float), "decks": (int,), "listed": (int,),
 }

@@ -518,9 +518,26 @@ def size_warnings(sides: list[Side], layout) -> list[ContentError]:
                 what = "body text" if is_body_text(el) else "text"
                 warnings[(where, side.lang)] = ContentError(
                     f"text size: {_field_name(el.text)} is fitted at {op[4]:g} pt, under the {floor:g} pt floor for "
-                    f"{what}; shorten it or give it a larger box",
+                    f"{what}{_in_characters(op, el, floor)}; shorten it or give it a larger box",
                     layout.locate(where).with_(card=side.label, language=side.lang, field=_field_name(el.text)))
     return list(warnings.values())
+
+
+def text_box(op: tuple, element) -> tuple[float, float]:
+    """Width and height in points of a planned text op's box, as its lines run (a turned text's
+    lines run along the box's height)."""
+    width, height = op[1][2], op[1][3]
+    return (height, width) if element.rotate in (90, 270) else (width, height)
+
+
+def _in_characters(op: tuple, element, size: float) -> str:
+    """": 330 characters, the box holds about 320 at 8 pt": the text against its box, in characters."""
+    from cardgen.cards.text import chars_that_fit
+
+    text = " ".join(op[2])
+    width, height = text_box(op, element)
+    holds = chars_that_fit(text, op[3], width, height, size, element.leading, element.max_lines)
+    return f": {len(text)} characters, the box holds about {holds} at {size:g} pt"
 
 
 def smallest_fitted(sides: list[Side]) -> dict[str, tuple[float, str]]:
@@ -553,5 +570,5 @@ def access_warnings(game, templates_dir=None) -> list[ContentError]:
 
 
 __all__ = ["ContrastFinding", "Side", "VisionPair", "access_warnings", "backgrounds", "contrast_findings",
-           "contrast_warnings", "is_body_text", "mapped_attributes", "planned_sides", "size_warnings",
+           "contrast_warnings", "is_body_text", "text_box", "mapped_attributes", "planned_sides", "size_warnings",
            "smallest_fitted", "vision_pairs", "vision_warnings"]

@@ -3,7 +3,8 @@
 Text is wrapped at spaces (and at explicit newlines) and shrunk in steps of
 0.25 pt from the declared size down to the declared minimum; if it still does
 not fit, :class:`~cardgen.errors.TextOverflowError` names the card, field,
-language and by how many millimetres it overflows.  A font is a chain of faces
+language, by how many millimetres it overflows and, in characters, how long it is against
+what the box holds (:func:`chars_that_fit`).  A font is a chain of faces
 (:mod:`cardgen.cards.fonts`): text is measured in the runs it is drawn in, each
 in the first face that has its characters.
 """
@@ -84,6 +85,34 @@ def _fit(text: str, font: str, width: float, height: float, size: float, min_siz
         s = round(s - STEP, 4)
 
 
+#: The longest text :func:`chars_that_fit` counts to (a box holding more is "at least" this many).
+MAX_COUNT = 4096
+
+
+def chars_that_fit(sample: str, font: str, width: float, height: float, size: float, leading: float = 1.18,
+                   max_lines: int = 0) -> int:
+    """How many characters of text like ``sample`` fit width x height points at ``size`` pt, without
+    shrinking: ``sample`` repeated (its words, spaces and letters) and cut at the count.  The count
+    is an estimate for another text of the same language and kind (wider letters fit fewer)."""
+    words = " ".join(sample.split()) or "x"
+    repeated = (words + " ") * (MAX_COUNT // (len(words) + 1) + 1)
+
+    def fits(count: int) -> bool:
+        text = repeated[:count].rstrip()
+        return _fit(text, font, round(width, 3), round(height, 3), float(size), float(size), float(leading),
+                    int(max_lines))[0] is not None
+
+    low, high = 0, 1  # fits(low); grow high until it does not fit, then halve the gap
+    while high <= MAX_COUNT and fits(high):
+        low, high = high, high * 2
+    if high > MAX_COUNT:
+        return MAX_COUNT
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return low
+
+
 def fit_text(text: str, font: str, width: float, height: float, *, size: float, min_size: float,
              leading: float = 1.18, max_lines: int = 0, locator: Locator | None = None) -> FittedText:
     """Fit ``text`` into width x height points; raise TextOverflowError if it cannot.
@@ -106,8 +135,10 @@ def fit_text(text: str, font: str, width: float, height: float, *, size: float, 
         parts.append(f"{over_w / PT_PER_MM:.1f} mm too wide")
     if over_h > 0:
         parts.append(f"{over_h / PT_PER_MM:.1f} mm too tall")
+    holds = chars_that_fit(text, font, width, height, min_size, leading, max_lines)
     raise TextOverflowError(
         f"text does not fit its {width / PT_PER_MM:.1f} x {height / PT_PER_MM:.1f} mm box even at the "
-        f"minimum size {min_size:g} pt: {' and '.join(parts)} ({text[:60]!r})",
+        f"minimum size {min_size:g} pt: {' and '.join(parts)}; {len(text)} characters, the box holds about "
+        f"{holds} at {min_size:g} pt ({text[:60]!r})",
         locator,
     )

@@ -147,6 +147,7 @@ def build(settings: Settings, games: tuple[str, ...], langs: tuple[str, ...], ou
             bar["bar"].__exit__(None, None, None)
     _summary(result)
     _smallest_text(result)
+    _shrunk_warnings(result)
     _fallback_warnings(result)
     echo_warnings(result.warnings)
     _glyph_warnings(result)
@@ -160,6 +161,23 @@ def _smallest_text(result) -> None:
     if found:
         click.echo("smallest card text: " + "; ".join(
             f"{game} [{lang}] {size:g} pt ({card})" for game, lang, size, card in found))
+
+
+def _shrunk_warnings(result) -> None:
+    """Card texts that fit only under the layout's body size (--strict fails on them)."""
+    from cardgen.build import shrunk_summary
+
+    found = shrunk_summary(result.artefacts)
+    if not found:
+        return
+    click.secho(f"warning: {len(found)} card text(s) fit only by shrinking under the layout's body size:",
+                fg="yellow", err=True)
+    for message in found[:20]:
+        click.secho(f"  {message}", fg="yellow", err=True)
+    if len(found) > 20:
+        click.secho(f"  ... and {len(found) - 20} more (manifest.json, 'shrunk')", fg="yellow", err=True)
+    click.secho("  shorten them ('cardgen i18n status -v'); 'cardgen build --strict' fails on these",
+                fg="yellow", err=True)
 
 
 def _glyph_warnings(result) -> None:

@@ -20,9 +20,12 @@ def i18n() -> None:
 
 
 def _domains(settings: Settings, games: tuple[str, ...]):
+    """The domains, their card texts' length budgets measured in the real boxes (the PO files'
+    ``max-length:N`` and "Length budget" comments)."""
+    from cardgen.cards.textfit import box_capacity
     from cardgen.i18n import domains
 
-    return domains(settings.content_dir, list(games) or None)
+    return domains(settings.content_dir, list(games) or None, box_capacity)
 
 
 @i18n.command()
@@ -133,7 +136,8 @@ def status(settings: Settings, languages: tuple[str, ...], games: tuple[str, ...
         click.echo(f"{language} {domain}: a missing or fuzzy entry prints {chain} (the first that has it)")
     methods = sorted({m for r in rows for m in r.methods}) or ["renderer"]
     if methods == ["renderer"]:
-        click.echo("too long: measured by the card renderer (real layout, fonts and minimum type size).")
+        click.echo("too long: measured by the card renderer (real layout, fonts and sizes): the text does not fit "
+                   "at the minimum size, or fits only under the layout's body size ('shrunk').")
     else:
         click.echo(f"too long: measured by {' and '.join(methods)} (the length budget where the "
                    "renderer or a game's layout is not available).")

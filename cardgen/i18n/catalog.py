@@ -8,7 +8,10 @@ whose source language is that of the games it serves.
 
 For each key the catalogue knows where the text appears (card face, rulebook
 section, ...) and, for text printed in a card box, its length budget: both go
-to the translator as comments and flags.
+to the translator as comments and flags.  The budget is measured in the real box when
+the domain is given a :data:`~cardgen.i18n.fit.BoxMeasure` (``capacity``; the commands
+that write PO files hand in the card drawing's); else it is the character count scaled
+by the card size (:func:`cardgen.i18n.fit.budget`).
 """
 
 from __future__ import annotations
@@ -79,6 +82,8 @@ class Domain:
     shared: SharedStrings | None = None  # the shared strings, for the common domain
     #: the languages the games of the folder build in (the shared strings' status covers them)
     build_languages: tuple[str, ...] = ()
+    #: measures the length budget of card texts in the real box (None: the scaled budget)
+    capacity: "fit.BoxMeasure | None" = None
 
     def entries(self, language: str) -> dict[str, Entry]:
         """The translations of ``language`` by key (none for the source language)."""
@@ -170,11 +175,8 @@ class Domain:
                                 "in the game folder.")
             max_length = None
             if where.card is not None and self.game is not None:
-                max_length = fit.budget(self.game, where.field)
-                comments.append(
-                    f"Length budget: {max_length} characters (the '{where.field}' box of a "
-                    f"{_size(self.game)} card); check with 'cardgen i18n status'."
-                )
+                max_length, budget = self._budget(where)
+                comments.append(budget)
             if "{plural:" in text:
                 comments.append(
                     "{plural:COUNT|one=...|other=...} prints the word that goes with the number COUNT: "
@@ -199,6 +201,20 @@ class Domain:
                 )
             )
         return result
+
+    def _budget(self, where: "_Usage") -> tuple[int | None, str]:
+        """The ``max-length`` and the "Length budget" comment of a card text: measured in the box
+        when the domain has a ``capacity`` measure and it can tell (none for a text the layout does
+        not print on the card), else scaled by the card size."""
+        if self.capacity is not None:
+            measured = self.capacity(self.game, self.game.card(where.card), where.field)
+            if isinstance(measured, fit.NotPrinted):
+                return None, measured.comment()
+            if measured is not None:
+                return measured.limit, measured.comment()
+        limit = fit.budget(self.game, where.field)
+        return limit, (f"Length budget: {limit} characters (the '{where.field}' box of a {_size(self.game)} "
+                       "card); check with 'cardgen i18n status'.")
 
 
 @dataclass(frozen=True)
@@ -294,7 +310,7 @@ def _generic_usage(key: str, domain: str) -> _Usage:
 # --- loading the domains -------------------------------------------------------------------
 
 
-def game_domain(game: "Game", display_root: Path | None = None) -> Domain:
+def game_domain(game: "Game", display_root: Path | None = None, capacity: "fit.BoxMeasure | None" = None) -> Domain:
     language = game.meta.source_language
     doc = game.documents.get(f"{TEXT_DIR}/{language}.yaml")
     lines = _key_lines(doc) if doc is not None else {}
@@ -306,6 +322,7 @@ def game_domain(game: "Game", display_root: Path | None = None) -> Domain:
         game=game,
         lines=lines,
         display_root=display_root,
+        capacity=capacity,
     )
 
 
@@ -327,10 +344,12 @@ def common_domain(content_dir: Path, display_root: Path | None = None,
     )
 
 
-def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain]:
+def domains(content_dir: Path, game_ids: list[str] | None = None,
+            capacity: "fit.BoxMeasure | None" = None) -> list[Domain]:
     """The domains to work on: the common strings first, then each game.
 
-    The common strings take the source language most of the folder's games have.
+    The common strings take the source language most of the folder's games have; ``capacity``
+    measures the games' card texts' length budgets (:attr:`Domain.capacity`).
     """
     from collections import Counter
 
@@ -347,7 +366,7 @@ def domains(content_dir: Path, game_ids: list[str] | None = None) -> list[Domain
         common.build_languages = tuple(sorted({lang for game in games for lang in game.meta.languages}))
         result.append(common)
     if not game_ids or ids:
-        result.extend(game_domain(game, display_root) for game in games)
+        result.extend(game_domain(game, display_root, capacity) for game in games)
     return result
 
 

@@ -185,13 +185,21 @@ def merged_header(existing: Header | None, origin: Origin, language: str | None,
     for name in FROM_SOURCE:
         fields[name] = fresh.fields[name]
     for name, value in fresh.fields.items():
+        if name in _NEW_FILES_ONLY and name not in fields:
+            continue  # not a field gettext needs: a translator's header without it stays so
         if name not in fields or _stale_default(name, fields[name]):
             fields[name] = value
     fields["Content-Type"] = fresh.fields["Content-Type"]  # cardgen writes UTF-8, whatever was declared
     comments = [line for line in existing.comments if not _placeholder_comment(line)]
-    while comments and not comments[-1].strip():
-        comments.pop()
+    if len(comments) < len(existing.comments):  # the blank "#" that closed gettext's placeholder lines
+        while comments and not comments[-1].strip():
+            comments.pop()
     return Header(comments or fresh.comments, canonical_order(fields))
+
+
+#: Fields a new file gets that an update does not add to a translator's header (msgmerge does not
+#: either): Poedit's name for the source language, which the translator's tool may set itself.
+_NEW_FILES_ONLY = ("X-Source-Language",)
 
 
 #: gettext's order of the standard fields (msgmerge writes a header in it); others follow as found.

@@ -260,11 +260,112 @@ def update(domain: Domain, language: str, *, create: bool = False) -> MergeRepor
     old_header = read_header(old.decode("utf-8")) if old is not None else None
     header = merged_header(old_header, origin(domain), language, build_date())
     data = render(catalog, header)
+    if old is not None:
+        data = kept_wrapping(data, old)
     if old is not None and body(old) == body(data) and old_header is not None and \
             old_header.fields == merged_header(old_header, origin(domain), language, _date_of(old_header)).fields:
         return report  # nothing changed but the date it would stamp: the file stays as it is
     write_bytes_atomic(path, data, inside=domain.root.parent)  # never through a symlink
     return report
+
+
+def kept_wrapping(data: bytes, old: bytes) -> bytes:
+    """``data`` (a PO file as cardgen writes it, one line per string) with each entry whose key,
+    source and translation are those of ``old`` written with ``old``'s lines for them: a file
+    Poedit or msgcat wrapped at 79 columns keeps its wrapping where the update changed nothing, so
+    an update changes only the lines of what it changed.  Comments and flags are cardgen's (from
+    the source), as msgmerge takes them from the template."""
+    before = {}
+    old_blocks = _blocks(old.decode("utf-8", errors="replace"))
+    for block in old_blocks:
+        strings = _strings(block)
+        if strings is not None:
+            before[strings[0]] = strings
+    old_fields = _header_fields(old_blocks[0])
+    blocks = []
+    for index, block in enumerate(_blocks(data.decode("utf-8"))):
+        if index == 0 and old_fields:
+            block = _kept_header_lines(block, old_fields)
+        strings = _strings(block)
+        kept = before.get(strings[0]) if strings is not None else None
+        if kept is not None and kept[1:3] == strings[1:3] and kept[3] != strings[3]:
+            start = block.index(strings[3])
+            block = block[:start] + kept[3] + block[start + len(strings[3]):]
+        blocks.append(block)
+    return "\n\n".join(blocks).encode("utf-8")
+
+
+def _blocks(text: str) -> list[str]:
+    return text.split("\n\n")
+
+
+def _header_fields(block: str) -> dict[str, tuple[str, ...]]:
+    """The header entry's fields, each as the quoted lines that write it (a wrapped field takes
+    several; each ends with its ``\\n``); empty when ``block`` is not a header entry."""
+    lines = block.split("\n")
+    if 'msgid ""' not in lines:
+        return {}
+    fields: dict[str, tuple[str, ...]] = {}
+    group: list[str] = []
+    for line in lines[lines.index('msgid ""') + 1:]:
+        if line.startswith("msgstr "):
+            line = line[len("msgstr "):]
+            if line == '""':
+                continue
+        if not line.startswith('"'):
+            break
+        group.append(line)
+        if line.endswith('\\n"'):
+            fields[denormalize("\n".join(group))] = tuple(group)
+            group = []
+    return fields
+
+
+def _kept_header_lines(block: str, old_fields: dict[str, tuple[str, ...]]) -> str:
+    """The header entry ``block`` with each field that reads as it did written in its old lines."""
+    lines = block.split("\n")
+    out = []
+    for line in lines:
+        if line.startswith('"') and line.endswith('\\n"'):
+            kept = old_fields.get(denormalize(line))
+            if kept is not None:
+                out.extend(kept)
+                continue
+        out.append(line)
+    return "\n".join(out)
+
+
+_KEYWORDS = ("msgctxt ", "msgid ", "msgstr ")
+
+
+def _strings(block: str) -> tuple[str, str, str, str] | None:
+    """(key, source, translation, the lines that write them) of an entry of a PO file's text;
+    None for the header, an obsolete entry or a plural one."""
+    lines = block.split("\n")
+    start = next((i for i, line in enumerate(lines) if line.startswith("msgctxt ")), None)
+    if start is None:
+        return None
+    values: dict[str, list[str]] = {}
+    current = None
+    end = start
+    for index in range(start, len(lines)):
+        line = lines[index]
+        keyword = next((k for k in _KEYWORDS if line.startswith(k)), None)
+        if keyword is not None:
+            current = keyword.strip()
+            values[current] = [line[len(keyword):]]
+        elif line.startswith('"') and current is not None:
+            values[current].append(line)
+        else:
+            break
+        end = index
+    if set(values) != {"msgctxt", "msgid", "msgstr"}:
+        return None
+    try:
+        key, source, translation = (denormalize("\n".join(values[k])) for k in ("msgctxt", "msgid", "msgstr"))
+    except Exception:  # noqa: BLE001 - a line the reader refused already; nothing to keep
+        return None
+    return key, source, translation, "\n".join(lines[start:end + 1])
 
 
 def _date_of(header: Header):
@@ -282,6 +383,7 @@ __all__ = [
     "MergeReport",
     "body",
     "build_date",
+    "kept_wrapping",
     "merge",
     "origin",
     "read_catalog",

@@ -2,8 +2,8 @@
 
 For every domain (game or common strings) and language: how many messages
 are translated, fuzzy (a translation exists but its source changed; shown
-apart because it is stale), missing, too long for their card box, and
-broken (a reference to an unknown card, or a malformed one).  Fuzzy entries
+apart because it is stale), missing, too long for their card box (it does not
+fit, or fits only under the layout's body size: "shrunk"), and broken (a reference to an unknown card, or a malformed one).  Fuzzy entries
 are not counted as translated.
 """
 
@@ -105,6 +105,9 @@ def domain_status(domain: Domain, language: str, measure: fit.Measure | None = f
                 limit = f" > {measured.limit}" if measured.limit is not None else ""
                 why = measured.detail or f"{measured.length} characters{limit}"
                 row.problems.append(("too long", fields[field_name][0], f"{why} ({measured.method})"))
+            elif measured.shrunk:
+                row.too_long += 1
+                row.problems.append(("shrunk", fields[field_name][0], f"{measured.detail} ({measured.method})"))
     return row
 
 

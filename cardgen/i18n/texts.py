@@ -16,7 +16,7 @@ recorded too.  With ``strict`` any of these raises
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -221,7 +221,7 @@ class Texts:
             text, self.game, text_language, self._lookup, key=key,
             warn=self._form_warning(key), strict=self.strict,
         )
-        return pieces, text_language
+        return _quoted(pieces, text_language), text_language
 
     # -- output --------------------------------------------------------------------------
     def plain(self, key: str, **args) -> str:
@@ -302,6 +302,21 @@ class Texts:
                 if middle and "." not in middle and middle not in exclude and middle not in found:
                     found.append(middle)
         return found
+
+
+def _quoted(pieces: list[refs.Resolved], language: str) -> list[refs.Resolved]:
+    """``pieces`` with ``language``'s quotation marks (:func:`typography.quotes`), judged over the
+    whole sentence: a quotation may open in one piece and close after a card's name."""
+    whole = "".join(piece.text for piece in pieces)
+    quoted = typography.quotes(whole, language)
+    if quoted == whole:
+        return pieces
+    result, start = [], 0
+    for piece in pieces:
+        end = start + len(piece.text)
+        result.append(replace(piece, text=quoted[start:end]))
+        start = end
+    return result
 
 
 def _natural(key: str) -> list:

@@ -7,10 +7,13 @@
 * French puts a narrow no-break space (U+202F) before ``: ; ! ?`` and inside guillemets
   (« … »), whatever space (or none) the translator typed there.
 
+* German sets quotations in „…“, and a quotation inside one in ‚…‘ (:func:`quotes`): a text
+  that quotes with straight quotes ("…", '…' inside), guillemets (« », ‹ › as the Russian
+  source does) or English curly quotes prints German ones.  An apostrophe (``Ballon d'Or``,
+  ``geht's``) stays.  Swiss and Liechtenstein German keep their guillemets.
+
 Names of people and cards are never hyphenated: that is the stylesheet's work
 (``hyphens: manual`` on references and card names, ``templates/rulebook/rulebook.css``).
-German quotation marks are the translator's: „…“ is what the bundled translations write, and
-replacing straight quotes would guess wrong inside a name.
 """
 
 from __future__ import annotations
@@ -58,6 +61,60 @@ def tidy(text: str, language: str) -> str:
     return text
 
 
+#: language -> (outer opening, outer closing, inner opening, inner closing) quotation marks
+QUOTES = {
+    "de": ("\u201e", "\u201c", "\u201a", "\u2018"),  # „…“ and ‚…‘
+}
+#: regions of a language that quote otherwise (Swiss German: « » and ‹ ›, left as written)
+_QUOTE_EXCEPTIONS = {("de", "CH"), ("de", "LI")}
+_DOUBLE = '"\u201c\u201d'  # straight, English opening and closing: which one, the context tells
+_OPENERS = {"\u00ab": 2, "\u201e": 2, "\u2039": 1, "\u201a": 1}  # « „ ‹ ‚ always open
+_CLOSERS = {"\u00bb": 2, "\u203a": 1}  # » › always close
+_BEFORE_OPENING = " \t\n\u00a0\u202f([{/\u2013\u2014-" + "".join(_OPENERS)
+
+
+def quotes(text: str, language: str) -> str:
+    """``text`` with ``language``'s quotation marks (:data:`QUOTES`); the same ``text`` for a
+    language that has none listed.  One character for one, so pieces of a text keep their length."""
+    parts = language.replace("_", "-").split("-")
+    marks = QUOTES.get(parts[0].lower())
+    if marks is None or (parts[0].lower(), parts[-1].upper()) in _QUOTE_EXCEPTIONS:
+        return text
+    out = list(text)
+    stack: list[int] = []  # the kinds open: 2 double, 1 single (which marks depend on the depth)
+
+    def opening(kind: int, index: int) -> None:
+        out[index] = marks[0] if len(stack) % 2 == 0 else marks[2]
+        stack.append(kind)
+
+    def closing(kind: int, index: int) -> None:
+        if kind in stack:
+            while stack[-1] != kind:  # a quotation left open inside this one ends with it
+                stack.pop()
+            stack.pop()
+            out[index] = marks[1] if len(stack) % 2 == 0 else marks[3]
+
+    for index, char in enumerate(text):
+        before = text[index - 1] if index else " "
+        after = text[index + 1] if index + 1 < len(text) else " "
+        if char in _OPENERS:
+            opening(_OPENERS[char], index)
+        elif char in _CLOSERS:
+            closing(_CLOSERS[char], index)
+        elif char in _DOUBLE:
+            if char != "\u201d" and before in _BEFORE_OPENING and not after.isspace():
+                opening(2, index)
+            else:
+                closing(2, index)
+        elif char in "'\u2018\u2019":
+            # a single quote only at a word's edge inside a quotation; else an apostrophe
+            if char != "\u2019" and before in _BEFORE_OPENING and after.isalnum() and stack:
+                opening(1, index)
+            elif not after.isalnum() and 1 in stack and not before.isspace():
+                closing(1, index)
+    return "".join(out)
+
+
 def _french_before(match: re.Match, text: str) -> str:
     mark = match[1]
     start = match.start()
@@ -70,4 +127,4 @@ def _french_before(match: re.Match, text: str) -> str:
     return f"{NARROW_NBSP}{mark}"
 
 
-__all__ = ["NARROW_NBSP", "NBSP", "ONE_LETTER_WORDS", "one_letter_rule", "tidy"]
+__all__ = ["NARROW_NBSP", "NBSP", "ONE_LETTER_WORDS", "QUOTES", "one_letter_rule", "quotes", "tidy"]

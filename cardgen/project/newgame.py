@@ -226,11 +226,12 @@ def _schemas(content_dir: Path) -> list[Path]:
 
 def _translations(content_dir: Path, game_id: str, languages: list[str]) -> list[Path]:
     """A PO file per other language, for the game and, where needed, for the shared strings."""
+    from cardgen.cards.textfit import box_capacity
     from cardgen.i18n.catalog import domains
     from cardgen.i18n.po import update
 
     written = []
-    for domain in domains(content_dir, ["common", game_id]):
+    for domain in domains(content_dir, ["common", game_id], box_capacity):
         for language in languages:
             if domain.has_own_text(language) or domain.po_path(language).is_file():
                 continue

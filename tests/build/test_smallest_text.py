@@ -21,3 +21,26 @@ def test_summary_takes_the_smallest_per_game_and_language():
     artefacts = [pnp("a", "en", 9.0, "c1"), pnp("a", "en", 8.5, "c2"), pnp("a", "de", 10, "c3"),
                  Artefact("a", "rulebook", "en", "a4", "a/en/r.pdf", 1, 0, "0" * 64)]
     assert smallest_text_summary(artefacts) == [("a", "de", 10, "c3"), ("a", "en", 8.5, "c2")]
+
+
+def test_a_text_under_the_layouts_body_size_is_noted_for_the_warning(tmp_path):
+    import copy
+    from pathlib import Path
+
+    from cardgen.build import shrunk_summary
+    from cardgen.content.loader import load_game
+
+    game = copy.copy(load_game(Path(__file__).resolve().parents[2] / "content" / "klepka"))
+    key = game.card("prize-var").text["rule"]
+    assert "shrunk" not in smallest_text(game, "pl", None)  # the bundled Polish fits at its size
+    # about 330 characters: over the 8 pt body size of the 60 x 28 mm box, within its 6 pt minimum
+    long = ("Przed swoją turą obejrzyj dowolne dwie płytki, nikomu ich nie pokazując. " * 5)[:330]
+    game.messages = {**game.messages, "pl": {**game.messages["pl"], key: long}}
+    found = smallest_text(game, "pl", None)
+    assert found["smallest_card"] == "prize-var" and found["smallest_pt"] < 8
+    (message,) = found["shrunk"]
+    assert message.startswith("card 'prize-var' [pl] prints its 'rule' at ")
+    assert "under the layout's body size 8 pt: 330 characters, the box holds about" in message
+    artefact = Artefact("klepka", "pnp", "pl", "a4", "klepka/pl/x.pdf", 1, 1, "0" * 64,
+                        tuple(sorted(found.items())))
+    assert shrunk_summary([artefact, artefact]) == [message]

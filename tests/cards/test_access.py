@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import shutil
 from pathlib import Path
 
@@ -153,6 +155,10 @@ def test_size_floors(tmp_path):
     found = [w for w in _warnings(game) if "text size" in w]
     assert any("field.name may shrink to 5 pt, under the 6 pt floor" in w for w in found), found
     assert any("field.rule is fitted at 7 pt, under the 8 pt floor for body text" in w for w in found), found
+    # and in characters: the text's length against what the box holds at the floor
+    rule = next(w for w in found if "field.rule is fitted" in w)
+    length, holds = map(int, re.search(r"body text: (\d+) characters, the box holds about (\d+) at 8 pt", rule).groups())
+    assert 0 < length and 0 < holds
     stated = "accessibility: {smallest_text_pt: 5, body_text_pt: 7}\n" + SIZES
     _, game = _deck(tmp_path / "again", stated)
     assert not [w for w in _warnings(game) if "text size" in w]

@@ -44,7 +44,49 @@ def test_update_keeps_the_translators_header(klepka, monkeypatch):
     for name in ("Last-Translator", "PO-Revision-Date", "Language-Team", "Plural-Forms", "X-Generator",
                  "X-Poedit-SourceCharset"):
         assert header.fields[name] == delivered.fields[name], name
-    assert header.comments == delivered.comments[:-1]  # less the trailing empty "#"
+    assert header.comments == delivered.comments  # the trailing empty "#" Poedit writes too
+    assert "X-Source-Language" not in header.fields  # nothing added that the translator's tool did not write
+
+
+@pytest.mark.skipif(shutil.which("msgcat") is None, reason="needs gettext's msgcat")
+def test_update_keeps_the_wrapping_of_what_it_did_not_change(klepka, monkeypatch):
+    """Poedit (and msgcat, msgmerge without --no-wrap) wrap at 79 columns: an update keeps those
+    lines where the entry did not change and writes a changed one on one line."""
+    import subprocess
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1800000000")
+    path = klepka / "klepka" / "locale" / "pl.po"
+    subprocess.run(["msgcat", "--width=79", str(PO), "-o", str(path)], check=True)
+    wrapped = path.read_text("utf-8")
+    assert '"|| n%100>=20) ? 1 : 2);\\n"' in wrapped  # the header's Plural-Forms, wrapped
+    source = klepka / "klepka" / "text" / "ru.yaml"
+    text = source.read_text("utf-8")
+    old_rule = "Перед своим ходом посмотри любые две плитки, никому не показывая, и верни их на место."
+    assert old_rule in text
+    source.write_text(text.replace(old_rule, old_rule[:-1] + " лицом вниз."), "utf-8")
+    domain = next(d for d in domains(klepka) if d.id == "klepka")
+    report = update(domain, "pl")
+    assert report.fuzzied == ["card.prize-var.rule"]
+    updated = path.read_text("utf-8")
+
+    def entries(text):
+        """key -> the lines that write the entry's key, source and translation"""
+        found = {}
+        for block in text.split("\n\n"):
+            block = "\n" + block
+            if "\nmsgctxt " in block and "#~" not in block:
+                lines = block[block.index("\nmsgctxt ") + 1:]
+                found[lines.split("\n", 1)[0]] = lines
+        return found
+
+    before, after = entries(wrapped), entries(updated)
+    assert set(before) == set(after)
+    multi_line = [key for key, lines in before.items() if lines.count("\n") > 2]
+    assert len(multi_line) > 20  # msgcat wrapped many
+    changed = [key for key in before if before[key] != after[key]]
+    assert changed == ['msgctxt "card.prize-var.rule"']
+    assert after['msgctxt "card.prize-var.rule"'].count("\n") == 2  # msgctxt, msgid, msgstr: one line each
+    assert '"|| n%100>=20) ? 1 : 2);\\n"' in updated and "Last-Translator: Anna Nowak" in updated
 
 
 def test_a_deleted_polish_entry_prints_english(klepka):

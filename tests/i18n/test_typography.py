@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from cardgen.i18n.typography import NARROW_NBSP, NBSP, tidy
+from cardgen.i18n.typography import NARROW_NBSP, NBSP, quotes, tidy
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,3 +42,43 @@ def test_the_rulebook_html_carries_them_and_names_are_not_hyphenated(tmp_path):
     assert f"газоном с{NBSP}надписью" in html
     css = (ROOT / "templates" / "rulebook" / "rulebook.css").read_text("utf-8")
     assert ".ref, .card figcaption strong" in css and "hyphens: manual" in css
+
+
+@pytest.mark.parametrize("text, expected", [
+    ('Sag "im Kader" laut', "Sag „im Kader“ laut"),
+    ("Sag «im Kader» laut", "Sag „im Kader“ laut"),
+    ("«Karte „VAR“ zählt»", "„Karte ‚VAR‘ zählt“"),  # the Russian source's nesting
+    ("Er sagt: \"Nimm 'Klepka' mit\" und geht's", "Er sagt: „Nimm ‚Klepka‘ mit“ und geht's"),
+    ("“English” quotes", "„English“ quotes"),
+    ("„Ballon d'Or“, „25 oder mehr“", "„Ballon d'Or“, „25 oder mehr“"),  # already German, apostrophe kept
+])
+def test_german_quotation_marks(text, expected):
+    assert quotes(text, "de") == expected
+    assert len(quotes(text, "de")) == len(text)
+
+
+def test_other_languages_and_swiss_german_keep_their_quotes():
+    for language in ("en", "pl", "ru", "de-CH"):
+        assert quotes('«a» "b"', language) == '«a» "b"'
+
+
+def test_a_german_quotation_around_a_card_name_prints_german_marks(tmp_path):
+    import shutil
+
+    from cardgen.content.loader import load_game
+    from cardgen.i18n.po import read_catalog, render
+    from cardgen.i18n.texts import Texts
+
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "klepka", content / "klepka")
+    path = content / "klepka" / "locale" / "de.po"
+    catalog = read_catalog(path)
+    for message in catalog:
+        if message.context == "rules.goal":
+            message.string = 'Sammelt Paare; „VAR“ heißt "{card:prize-var}" und «Joker» bleibt.'
+    path.write_bytes(render(catalog))
+    game = load_game(content / "klepka")
+    texts = Texts(game, "de", content)
+    name = texts.plain("card.prize-var.name")
+    assert texts.plain("rules.goal") == f"Sammelt Paare; „VAR“ heißt „{name}“ und „Joker“ bleibt."
+    assert f"„<span class=\"ref ref-card\">{name}</span>“" in str(texts.markup("rules.goal"))

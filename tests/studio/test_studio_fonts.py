@@ -22,3 +22,27 @@ def test_a_card_with_characters_no_face_has_gets_the_glyphs_badge(tmp_path):
     assert any("U+65E5" in note for note in one.notes), one.notes
     assert "glyphs" not in view.view("ru", "face", "swap").badges  # Cyrillic falls back to DejaVu
     assert "glyphs" in BADGES and "empty boxes" in BADGE_TITLES["glyphs"]
+
+
+def test_a_text_under_the_layouts_body_size_gets_the_shrunk_badge(tmp_path):
+    import shutil
+
+    from cardgen.i18n.po import read_catalog, render
+
+    root = Path(__file__).resolve().parents[2]
+    content = tmp_path / "content"
+    shutil.copytree(root / "content" / "klepka", content / "klepka")
+    path = content / "klepka" / "locale" / "pl.po"
+    catalog = read_catalog(path)
+    for message in catalog:
+        if message.context == "card.prize-var.rule":  # about 330 characters: 7.5 pt in a box set at 9 pt
+            message.string = ("Przed swoją turą obejrzyj dowolne dwie płytki, nikomu ich nie pokazując. " * 5)[:330]
+    path.write_bytes(render(catalog))
+    studio = Studio(content)
+    studio.load()
+    view = studio.games["klepka"]
+    card = view.view("pl", "face", "prize-var")
+    assert "shrunk" in card.badges and card.plan is not None
+    assert any(note.startswith("shrunk: card 'prize-var' [pl] prints its 'rule' at 7.5 pt") for note in card.notes)
+    assert "shrunk" not in view.view("en", "face", "prize-var").badges
+    assert "shrunk" in BADGES and "body size" in BADGE_TITLES["shrunk"]
