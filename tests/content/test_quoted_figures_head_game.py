@@ -83,9 +83,9 @@ def compute() -> Quoted:
     quoted.add(key, "largest no-answer share among the 3-card facts",
                max(shares[f] for f in FACTS if cards[f] == 3), percent=True)
     rare = {f: shares[f] for f in FACTS if cards[f] == 1}
-    assert min(rare, key=rare.get) == "played-france" and max(rare, key=rare.get) == "aged-25-or-under", \
+    assert min(rare, key=rare.get) == "scored-in-final" and max(rare, key=rare.get) == "aged-25-or-under", \
         f"the rationale names the extremes among the 1-card facts; now {sorted(rare.items(), key=lambda i: i[1])}"
-    quoted.add(key, "no-answer share of 'played in France'", rare["played-france"], percent=True)
+    quoted.add(key, "no-answer share of 'scored in a final'", rare["scored-in-final"], percent=True)
     quoted.add(key, "no-answer share of 'aged 25 or under'", rare["aged-25-or-under"], percent=True)
     dealt = report["dealt_share"]
     quoted.add(key, "pitches dealt with no answer", dealt["0"], 1, percent=True)
