@@ -73,13 +73,11 @@ def test_a_dropped_shared_key_is_an_error_at_validate(italian):
 
 
 def test_a_game_words_a_shared_string_its_own_way_and_translates_it(content):
-    text = content / "klepka" / "text" / "ru.yaml"
-    text.write_text(text.read_text("utf-8").replace(
-        "messages:\n", 'messages:\n  rulebook.section.cards: "Плитки"\n  rulebook.cards-total: "Плиток в коробке: {total}"\n', 1),
-        "utf-8")
+    """klepka is played with tiles: its source text rewords the shared "cards" strings, and a
+    language that has not translated them yet prints the shared string."""
     game = load_game(content / "klepka")
     assert Texts(game, "ru", content).plain("rulebook.cards-total", total=100) == "Плиток в коробке: 100"
-    # not yet translated: the shared English string, not the game's Russian
+    # not yet translated (the fixture has no PO files): the shared English string, not the game's Russian
     english = Texts(game, "en", content)
     assert english.plain("rulebook.section.cards") == "The cards"
     assert {w.key for w in english.warnings} == {"rulebook.section.cards"}
@@ -100,8 +98,8 @@ def test_a_game_words_a_shared_string_its_own_way_and_translates_it(content):
 def test_a_games_wording_with_a_placeholder_cardgen_never_fills_is_an_error(content):
     text = content / "klepka" / "text" / "ru.yaml"
     original = text.read_text("utf-8")
-    text.write_text(original.replace("messages:\n", 'messages:\n  rulebook.cards-total: "Плиток: {totl}"\n', 1),
-                    "utf-8")
+    text.write_text(original.replace('  rulebook.cards-total: "Плиток в коробке: {total}"\n',
+                                     '  rulebook.cards-total: "Плиток: {totl}"\n', 1), "utf-8")
     result = run("--content", str(content), "validate", "klepka")
     assert result.exit_code == 1
     assert "klepka/text/ru.yaml:" in result.output and "placeholder {totl} is never filled in" in result.output
