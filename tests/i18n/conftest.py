@@ -18,3 +18,4 @@ def content(tmp_path: Path) -> Path:
     for name in ("klepka",):
         shutil.copytree(CONTENT / name, target / name, ignore=shutil.ignore_patterns("*.po", "*.pot"))
     return target
+

@@ -14,9 +14,10 @@ import pytest
 from cardgen.content.loader import load_game
 from cardgen.i18n.catalog import domains
 from cardgen.i18n.header import read_header
-from cardgen.i18n.po import read_catalog, render, update
+from cardgen.i18n.po import update
 from cardgen.i18n.status import check_strict
 from cardgen.i18n.texts import Texts
+from potools import set_translations
 
 ROOT = Path(__file__).resolve().parents[2]
 PO = ROOT / "content" / "klepka" / "locale" / "pl.po"
@@ -90,12 +91,7 @@ def test_update_keeps_the_wrapping_of_what_it_did_not_change(klepka, monkeypatch
 
 
 def test_a_deleted_polish_entry_prints_english(klepka):
-    path = klepka / "klepka" / "locale" / "pl.po"
-    catalog = read_catalog(path)
-    for message in catalog:
-        if message.context == "rules.goal":
-            message.string = ""
-    path.write_bytes(render(catalog))
+    set_translations(klepka / "klepka" / "locale" / "pl.po", {"rules.goal": ""})
     game = load_game(klepka / "klepka")
     texts = Texts(game, "pl", klepka)
     english = Texts(game, "en", klepka).plain("rules.goal")

@@ -66,17 +66,13 @@ def test_a_german_quotation_around_a_card_name_prints_german_marks(tmp_path):
     import shutil
 
     from cardgen.content.loader import load_game
-    from cardgen.i18n.po import read_catalog, render
     from cardgen.i18n.texts import Texts
+    from potools import set_translations
 
     content = tmp_path / "content"
     shutil.copytree(ROOT / "content" / "klepka", content / "klepka")
-    path = content / "klepka" / "locale" / "de.po"
-    catalog = read_catalog(path)
-    for message in catalog:
-        if message.context == "rules.goal":
-            message.string = 'Sammelt Paare; „VAR“ heißt "{card:prize-var}" und «Joker» bleibt.'
-    path.write_bytes(render(catalog))
+    set_translations(content / "klepka" / "locale" / "de.po",
+                     {"rules.goal": 'Sammelt Paare; „VAR“ heißt "{card:prize-var}" und «Joker» bleibt.'})
     game = load_game(content / "klepka")
     texts = Texts(game, "de", content)
     name = texts.plain("card.prize-var.name")
