@@ -100,3 +100,10 @@ def test_every_decision_is_what_the_base_carries(base, decisions):
 def test_captain_is_unknown_for_at_most_ten_players(base):
     unknown = sorted(pid for pid, player in base.items() if player.get("captain") is None)
     assert len(unknown) <= 10, unknown
+
+
+def test_every_no_goal_in_a_final_says_which_finals_were_checked(base):
+    """Issue 26: a ``false`` names the finals the passes found the player played (won and lost)."""
+    unexplained = [pid for pid, player in base.items() if player.get("scored_in_final") is False
+                   and "finals checked" not in (player.get("sources") or {}).get("scored_in_final", "")]
+    assert not unexplained, unexplained
