@@ -122,6 +122,19 @@ def shrunk_fields(renderer: "CardRenderer", plan, fields: set[str] | None = None
     return found
 
 
+def fitted_fields(renderer: "CardRenderer", plan) -> dict[str, str]:
+    """{field: what} for the card text fields of a planned face printed under their layout size but
+    not under the body size: shrunk to fit, as the layout allows (the studio shows it; no warning)."""
+    found: dict[str, str] = {}
+    for op, (_, element) in zip(plan.ops, renderer.op_sources.get(plan.label, ())):
+        names = _FIELD.findall(element.text or "") if op[0] == "text" else []
+        if not names or names[0] in found:
+            continue
+        if body_size(element, renderer.layout) - 1e-6 <= op[4] < element.size - 1e-6:
+            found[names[0]] = f"'{names[0]}' printed at {op[4]:g} pt to fit (the layout's size {element.size:g} pt)"
+    return found
+
+
 # --- the budget in the PO files ------------------------------------------------------------------
 
 _RENDERERS: dict[tuple[int, str], tuple["Game", "CardRenderer"]] = {}

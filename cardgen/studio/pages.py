@@ -18,12 +18,13 @@ from cardgen.i18n.names import language_name
 from cardgen.studio.state import GameView, Studio
 
 TEMPLATES = resources.STUDIO_TEMPLATES
-BADGES = ("overflow", "error", "glyphs", "shrunk", "fallback", "fuzzy")
+BADGES = ("overflow", "error", "glyphs", "shrunk", "fitted", "fallback", "fuzzy")
 BADGE_TITLES = {
     "overflow": "text does not fit its box",
     "error": "cannot be drawn",
     "glyphs": "characters no face of the font has: printed as empty boxes",
     "shrunk": "text fits only under the layout's body size (a warning; build --strict fails)",
+    "fitted": "text printed smaller than the layout's size to fit, within what the layout allows",
     "fallback": "no translation: printed in the source language",
     "fuzzy": "translation is fuzzy or stale: printed in the source language",
 }

@@ -39,7 +39,7 @@ class CardView:
     plan: object | None = None  # cardgen.cards.card.CardPlan
     error: str | None = None  # why it cannot be drawn
     where: str = ""  # the error's locator: layout file and line, field, language
-    badges: tuple[str, ...] = ()  # "overflow", "error", "glyphs", "shrunk", "fallback", "fuzzy"
+    badges: tuple[str, ...] = ()  # "overflow", "error", "glyphs", "shrunk", "fitted", "fallback", "fuzzy"
     notes: tuple[str, ...] = ()  # what each badge is about, for the tooltip
     art_generation: int = 0
 
@@ -269,12 +269,16 @@ class Studio:
                         badges.append("glyphs")
                     notes.append(f"glyphs: {warning}")
                 if side == "face":  # under the layout's body size: the build's warning
-                    from cardgen.cards.textfit import shrunk_fields
+                    from cardgen.cards.textfit import fitted_fields, shrunk_fields
 
                     for why in shrunk_fields(renderer, result.plan).values():
                         if "shrunk" not in badges:
                             badges.append("shrunk")
                         notes.append(f"shrunk: {why}")
+                    for what in fitted_fields(renderer, result.plan).values():  # within the layout's range
+                        if "fitted" not in badges:
+                            badges.append("fitted")
+                        notes.append(f"fitted: {what}")
             except TextOverflowError as error:
                 result.error, result.where = error.message, str(error.locator)
                 badges.append("overflow")

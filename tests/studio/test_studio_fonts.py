@@ -46,3 +46,24 @@ def test_a_text_under_the_layouts_body_size_gets_the_shrunk_badge(tmp_path):
     assert any(note.startswith("shrunk: card 'prize-var' [pl] prints its 'rule' at 7.5 pt") for note in card.notes)
     assert "shrunk" not in view.view("en", "face", "prize-var").badges
     assert "shrunk" in BADGES and "body size" in BADGE_TITLES["shrunk"]
+
+
+def test_a_name_shrunk_to_fit_within_the_layouts_range_gets_the_fitted_badge(tmp_path):
+    """Issue 25: the studio tells a name printed smaller than its layout size (no warning: the
+    layout allows it) from one printed at that size, and says at which size it printed."""
+    import shutil
+
+    from potools import set_translations
+
+    root = Path(__file__).resolve().parents[2]
+    content = tmp_path / "content"
+    shutil.copytree(root / "content" / "klepka", content / "klepka")
+    set_translations(content / "klepka" / "locale" / "pl.po", {"card.player-stenkin.name": "Bramkarz Murowski-Stenkiewicz"})
+    studio = Studio(content)
+    studio.load()
+    view = studio.games["klepka"]
+    card = view.view("pl", "face", "player-stenkin")
+    assert card.badges == ("fitted",) and card.plan is not None
+    assert card.notes == ("fitted: 'name' printed at 9.25 pt to fit (the layout's size 12 pt)",)
+    assert "fitted" not in view.view("ru", "face", "player-stenkin").badges
+    assert "fitted" in BADGES and "smaller" in BADGE_TITLES["fitted"]
