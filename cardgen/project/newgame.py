@@ -18,12 +18,15 @@
 
 ``cardgen validate`` and ``cardgen build`` pass on the result unchanged.  Nothing existing is
 overwritten: a game folder that exists already is refused before anything is written, and the
-new folder appears whole or not at all (it is written under a temporary name, then renamed).
+new folder appears whole or not at all (it is written under a temporary name, then renamed; its
+PO files, which need the game in place, are written next, and the folder goes again if they
+cannot be).  The content folder's shared strings and schemas are written first, each file whole.
 """
 
 from __future__ import annotations
 
 import re
+import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -129,6 +132,14 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
     def refuse(reason: str) -> NewGameError:
         return NewGameError(f"cannot create the game in this folder: {reason}", Locator(file=content_dir))
 
+    try:
+        content_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise refuse(error.strerror or str(error)) from None
+    result = NewGame(folder, [])
+    # the content folder's own files first: a failure there leaves no half-made game behind
+    result.written += _shared_strings(content_dir, source_language, result)
+    result.written += _schemas(content_dir)
     with whole_folder(folder, refuse) as staging:
         files = {
             "game.yaml": _render("game.yaml.j2", values),
@@ -141,13 +152,15 @@ def create_game(content_dir: Path, game_id: str, source_language: str, languages
             (staging / name).write_text(text, "utf-8")
         (staging / "art").mkdir()
         (staging / "art" / "back.png").write_bytes(placeholder_back(width, height))
-    result = NewGame(folder, [folder / name for name in files] + [folder / "art" / "back.png"])
+    result.written = [folder / name for name in files] + [folder / "art" / "back.png"] + result.written
     if starter != source_language:
         result.notes.append(f"cardgen has no starter text in '{source_language}': text/{source_language}.yaml "
                             "holds English to translate")
-    result.written += _shared_strings(content_dir, source_language, result)
-    result.written += _schemas(content_dir)
-    result.written += _translations(content_dir, game_id, all_languages[1:])
+    try:  # the PO files need the game in place; if they cannot be written, the game goes again
+        result.written += _translations(content_dir, game_id, all_languages[1:])
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
     return result
 
 
