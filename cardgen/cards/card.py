@@ -29,6 +29,16 @@ from cardgen.cards.text import PT_PER_MM, fit_text
 ART_BLEED_MM = 4.0  # art is drawn this far past the trim; shops get 3 mm (or the profile's bleed)
 
 
+
+_FIELD_REF = re.compile(r"\{field\.([^}|]+)")
+
+
+def element_field(template: str | None) -> str | None:
+    """The card text field a text element prints: the first ``{field.X}`` of its template, if any."""
+    found = _FIELD_REF.search(template or "")
+    return found.group(1) if found else None
+
+
 @dataclass(frozen=True)
 class CardPlan:
     """Everything needed to draw one face or back; hashable, equal plans look equal."""
@@ -187,7 +197,7 @@ class CardRenderer:
             w, h = box[2], box[3]
             if el.rotate in (90, 270):
                 w, h = h, w
-            field = next(iter(re.findall(r"\{field\.([^}|]+)", el.text)), None) or el.text
+            field = element_field(el.text) or el.text
             try:
                 fitted = fit_text(content, font, w, h, size=el.size, min_size=el.min_size or el.size,
                                   leading=el.leading, max_lines=el.max_lines,

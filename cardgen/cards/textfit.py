@@ -25,10 +25,10 @@ size is the floor, kept within ``min_size`` .. ``size``.
 from __future__ import annotations
 
 import copy
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from cardgen.cards.access import is_body_text, text_box
+from cardgen.cards.card import element_field
 from cardgen.cards.text import PT_PER_MM, chars_that_fit
 from cardgen.i18n.fit import Capacity, Fit, NotPrinted, budget_fits
 
@@ -37,9 +37,6 @@ if TYPE_CHECKING:
     from cardgen.content.layoutmodel import Element
     from cardgen.content.loader import Game
     from cardgen.content.model import Card
-
-_FIELD = re.compile(r"\{field\.([^}|]+)")
-
 
 def body_size(element: "Element", layout) -> float:
     """The smallest size ``element`` prints at without a warning (module docstring)."""
@@ -103,21 +100,29 @@ def _render(game: "Game", card: "Card", texts: dict[str, str],
     return overflow, {}
 
 
+def field_texts(renderer: "CardRenderer", plan) -> Iterator[tuple[str, tuple, "Element"]]:
+    """(field, drawing op, layout element) for each text of a planned face that prints a card text
+    field, in drawing order."""
+    for op, (_, element) in zip(plan.ops, renderer.op_sources.get(plan.label, ())):
+        field = element_field(element.text) if op[0] == "text" else None
+        if field is not None:
+            yield field, op, element
+
+
 def shrunk_fields(renderer: "CardRenderer", plan, fields: set[str] | None = None) -> dict[str, str]:
     """{field: why} for the card text fields of a planned face (those of ``fields``, or all) fitted
     under their body size (:func:`body_size`): the warning naming card and language."""
     found: dict[str, str] = {}
-    for op, (_, element) in zip(plan.ops, renderer.op_sources.get(plan.label, ())):
-        names = _FIELD.findall(element.text or "") if op[0] == "text" else []
-        if not names or (fields is not None and names[0] not in fields) or names[0] in found:
+    for field, op, element in field_texts(renderer, plan):
+        if (fields is not None and field not in fields) or field in found:
             continue
         floor = body_size(element, renderer.layout)
         if op[4] < floor - 1e-6:
             text = " ".join(op[2])
             width, height = text_box(op, element)
             holds = chars_that_fit(text, op[3], width, height, floor, element.leading, element.max_lines)
-            found[names[0]] = (
-                f"card '{plan.label}' [{renderer.lang}] prints its '{names[0]}' at {op[4]:g} pt, under the layout's body "
+            found[field] = (
+                f"card '{plan.label}' [{renderer.lang}] prints its '{field}' at {op[4]:g} pt, under the layout's body "
                 f"size {floor:g} pt: {len(text)} characters, the box holds about {holds} at {floor:g} pt")
     return found
 
@@ -126,12 +131,9 @@ def fitted_fields(renderer: "CardRenderer", plan) -> dict[str, str]:
     """{field: what} for the card text fields of a planned face printed under their layout size but
     not under the body size: shrunk to fit, as the layout allows (the studio shows it; no warning)."""
     found: dict[str, str] = {}
-    for op, (_, element) in zip(plan.ops, renderer.op_sources.get(plan.label, ())):
-        names = _FIELD.findall(element.text or "") if op[0] == "text" else []
-        if not names or names[0] in found:
-            continue
-        if body_size(element, renderer.layout) - 1e-6 <= op[4] < element.size - 1e-6:
-            found[names[0]] = f"'{names[0]}' printed at {op[4]:g} pt to fit (the layout's size {element.size:g} pt)"
+    for field, op, element in field_texts(renderer, plan):
+        if field not in found and body_size(element, renderer.layout) - 1e-6 <= op[4] < element.size - 1e-6:
+            found[field] = f"'{field}' printed at {op[4]:g} pt to fit (the layout's size {element.size:g} pt)"
     return found
 
 
@@ -152,9 +154,8 @@ def box_capacity(game: "Game", card: "Card", field: str) -> Capacity | NotPrinte
         plan = renderer.face(card)
     except RenderError:
         return None
-    for op, (_, element) in zip(plan.ops, renderer.op_sources[plan.label]):
-        names = _FIELD.findall(element.text or "") if op[0] == "text" else []
-        if names and names[0] == field:
+    for name, op, element in field_texts(renderer, plan):
+        if name == field:
             break
     else:
         return NotPrinted(card.id, field)
